@@ -1,0 +1,6 @@
+file(READ "${IN}" hex HEX)
+string(LENGTH "${hex}" n)
+math(EXPR bytes "${n} / 2")
+string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," body "${hex}")
+string(REGEX REPLACE "(('\\\\x[0-9a-f][0-9a-f]',){32})" "\\1\n" body "${body}")
+file(WRITE "${OUT}" "// Generated from ${IN}; do not edit.\n#include <string_view>\nnamespace orrery::embedded {\nstatic const char data[] = {\n${body}'\\0'};\nextern const std::string_view ${SYMBOL};\nconst std::string_view ${SYMBOL}(data, ${bytes});\n}\n")

@@ -1,0 +1,164 @@
+#include "hardware/gpu_catalog.h"
+
+#include "io/error.h"
+#include "io/json_reader.h"
+#include "util/embedded.h"
+#include "util/text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace orrery::hardware {
+
+using nlohmann::json;
+
+GpuType gpuTypeFromJson(const json& value, const std::string& path)
+{
+    io::JsonObject o(value, path);
+    GpuType t;
+    t.name = util::toLower(o.string("name"));
+    if (t.name.empty())
+        o.fail("name", "expected a non-empty name");
+    t.display = o.string("display", t.name);
+    t.vendor = o.choice("vendor", {"nvidia", "amd", "intel", "other"}, "nvidia");
+    for (auto& a : o.stringList("aliases"))
+        t.aliases.push_back(util::toLower(a));
+    t.memoryGiB = o.positiveNumber("memory_gib");
+    t.fp16TFlops = o.positiveNumber("fp16_tflops");
+    t.fp32TFlops = o.positiveNumber("fp32_tflops");
+    t.memoryBandwidthGBps = o.positiveNumber("memory_bandwidth_gb_s");
+    const std::string link = o.choice("intra_link", {"pcie", "nvlink", "infinity-fabric"}, "pcie");
+    t.intraLink.kind = linkKindFromString(link);
+    t.intraLink.bandwidthGBps = o.positiveNumber("intra_link_gb_s", t.intraLink.kind == LinkKind::PCIe ? 16.0 : 150.0);
+    t.priceUsdPerHour = o.nonNegativeNumber("price_usd_per_hour", 0.0);
+    t.source = o.string("source", "");
+    o.finish();
+    return t;
+}
+
+json gpuTypeToJson(const GpuType& t)
+{
+    json j = {{"name", t.name},
+              {"display", t.display},
+              {"vendor", t.vendor},
+              {"aliases", t.aliases},
+              {"memory_gib", t.memoryGiB},
+              {"fp16_tflops", t.fp16TFlops},
+              {"fp32_tflops", t.fp32TFlops},
+              {"memory_bandwidth_gb_s", t.memoryBandwidthGBps},
+              {"intra_link", toString(t.intraLink.kind)},
+              {"intra_link_gb_s", t.intraLink.bandwidthGBps},
+              {"price_usd_per_hour", t.priceUsdPerHour}};
+    if (!t.source.empty())
+        j["source"] = t.source;
+    return j;
+}
+
+const GpuCatalog& GpuCatalog::builtin()
+{
+    static const GpuCatalog catalog = fromJson(json::parse(embedded::gpusJson), "gpus.json");
+    return catalog;
+}
+
+GpuCatalog GpuCatalog::fromJson(const json& doc, const std::string& file)
+{
+    try {
+        io::JsonObject o(doc, "");
+        if (o.string("format") != "orrery-gpus")
+            o.fail("format", "expected \"orrery-gpus\"");
+        const auto version = o.integer("version", 1);
+        if (version != 1)
+            o.fail("version", "unsupported version " + std::to_string(version) + " (this Orrery reads 1)");
+        GpuCatalog c;
+        const json& gpus = o.array("gpus");
+        for (std::size_t i = 0; i < gpus.size(); ++i) {
+            const std::string path = io::indexPath("gpus", i);
+            GpuType t = gpuTypeFromJson(gpus[i], path);
+            if (c.find(t.name))
+                throw Error("", path + ".name", "duplicate GPU type \"" + t.name + "\"");
+            try {
+                c.add(std::move(t));
+            } catch (const Error& e) {
+                throw Error("", path + ".aliases", e.message());
+            }
+        }
+        o.finish();
+        return c;
+    } catch (const Error& e) {
+        throw e.inFile(file);
+    }
+}
+
+GpuCatalog GpuCatalog::fromFile(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw Error(path, "", "cannot open file");
+    json doc;
+    try {
+        doc = json::parse(in);
+    } catch (const json::parse_error& e) {
+        throw Error(path, "", std::string("invalid JSON: ") + e.what());
+    }
+    return fromJson(doc, path);
+}
+
+void GpuCatalog::add(GpuType type)
+{
+    const int existing = indexOf(type.name);
+    int idx = existing;
+    if (existing >= 0 && m_types[existing].name == type.name) {
+        for (const auto& a : m_types[existing].aliases)
+            m_index.erase(a);
+        m_types[existing] = std::move(type);
+    } else {
+        idx = static_cast<int>(m_types.size());
+        m_types.push_back(std::move(type));
+    }
+    const GpuType& t = m_types[idx];
+    m_index[util::toLower(t.name)] = idx;
+    for (const auto& a : t.aliases) {
+        auto it = m_index.find(a);
+        if (it != m_index.end() && it->second != idx)
+            throw Error("alias \"" + a + "\" of \"" + t.name + "\" is already used by \"" +
+                        m_types[it->second].name + "\"");
+        m_index[a] = idx;
+    }
+}
+
+int GpuCatalog::indexOf(const std::string& nameOrAlias) const
+{
+    auto it = m_index.find(util::toLower(nameOrAlias));
+    return it == m_index.end() ? -1 : it->second;
+}
+
+const GpuType* GpuCatalog::find(const std::string& nameOrAlias) const
+{
+    const int i = indexOf(nameOrAlias);
+    return i < 0 ? nullptr : &m_types[i];
+}
+
+const GpuType& GpuCatalog::at(const std::string& nameOrAlias) const
+{
+    if (const GpuType* t = find(nameOrAlias))
+        return *t;
+    std::vector<std::string> all;
+    for (const auto& [k, v] : m_index)
+        all.push_back(k);
+    std::string msg = "unknown GPU type \"" + nameOrAlias + "\"";
+    const std::string near = io::closestMatch(util::toLower(nameOrAlias), all);
+    if (!near.empty())
+        msg += " (did you mean \"" + near + "\"?)";
+    throw Error(msg);
+}
+
+std::vector<std::string> GpuCatalog::names() const
+{
+    std::vector<std::string> out;
+    for (const auto& t : m_types)
+        out.push_back(t.name);
+    return out;
+}
+
+} // namespace orrery::hardware

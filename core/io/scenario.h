@@ -1,0 +1,65 @@
+#pragma once
+
+#include "hardware/cluster.h"
+#include "workload/model_library.h"
+#include "workload/workload.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace orrery::io {
+
+inline constexpr int kScenarioVersion = 1;
+
+/** Simulation knobs. Defaults are Orrery's own; `gavelCompat` switches to Gavel's semantics. */
+struct ScenarioOptions
+{
+    std::uint64_t seed = 0;
+    double roundS = 360;            ///< lease length of round-based policies
+    double restartPenaltyS = 30;    ///< paid whenever a running job's allocation changes
+    double crossNodeSlowdown = 0.9; ///< rate multiplier for a job spread over several nodes
+    bool gavelCompat = false;
+    std::string throughputs;        ///< Gavel-format throughput table (path, relative to the scenario)
+    std::string referenceGpu = "v100-16gb"; ///< where trace durations were measured
+
+    bool operator==(const ScenarioOptions&) const = default;
+};
+
+/** A what-if: a cluster, a workload, the policies to compare, and options. */
+struct Scenario
+{
+    std::string name;
+    std::string description;
+    std::vector<hardware::GpuType> customGpus;
+    hardware::Cluster cluster; ///< built against the catalog plus customGpus
+    workload::Workload workload;
+    std::vector<std::string> policies;
+    ScenarioOptions options;
+
+    std::string sourcePath; ///< where it was loaded from (not saved); resolves relative paths
+
+    /** The built-in model library plus the scenario's custom models. */
+    workload::ModelLibrary models() const;
+    /** A path from the scenario, resolved against the scenario's directory. */
+    std::string resolvePath(const std::string& path) const;
+};
+
+/**
+ * Parses and validates a scenario. Every error is an orrery::Error naming
+ * `fileLabel`, the JSON path and what was expected. Trace references and
+ * generators are validated, not expanded (see workload import).
+ */
+Scenario parseScenario(const nlohmann::json& doc, const std::string& fileLabel);
+Scenario parseScenarioText(const std::string& text, const std::string& fileLabel);
+Scenario loadScenario(const std::string& path);
+/** The scenario embedded in the binaries (data/scenarios/default.json). */
+Scenario defaultScenario();
+
+nlohmann::json scenarioToJson(const Scenario& scenario);
+/** Writes atomically (temp file + rename). */
+void saveScenario(const Scenario& scenario, const std::string& path);
+
+} // namespace orrery::io

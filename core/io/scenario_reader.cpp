@@ -1,0 +1,369 @@
+#include "io/scenario.h"
+
+#include "io/error.h"
+#include "io/json_reader.h"
+#include "util/embedded.h"
+#include "util/text.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <regex>
+
+namespace orrery::io {
+
+using nlohmann::json;
+using namespace orrery::hardware;
+using namespace orrery::workload;
+
+namespace {
+
+Link readLink(JsonObject& o, const std::string& bandwidthKey, double bandwidthScale)
+{
+    Link link;
+    link.kind = linkKindFromString(o.choice("kind", {"pcie", "nvlink", "infinity-fabric", "ethernet", "infiniband"}, "ethernet"));
+    link.bandwidthGBps = o.positiveNumber(bandwidthKey) * bandwidthScale;
+    link.latencyUs = o.nonNegativeNumber("latency_us", 5.0);
+    o.finish();
+    return link;
+}
+
+Cluster readCluster(JsonObject o, const GpuCatalog& catalog)
+{
+    const json& nodes = o.array("nodes");
+    if (nodes.empty())
+        o.fail("nodes", "expected at least one node group");
+    std::vector<NodeGroup> groups;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        JsonObject n(nodes[i], indexPath(o.childPath("nodes"), i));
+        NodeGroup g;
+        g.gpuType = n.string("gpu");
+        if (!catalog.find(g.gpuType)) {
+            try {
+                catalog.at(g.gpuType);
+            } catch (const Error& e) {
+                n.fail("gpu", e.message());
+            }
+        }
+        g.name = n.string("name", catalog.at(g.gpuType).name);
+        g.count = static_cast<int>(n.integer("count", 1, 1));
+        g.gpusPerNode = static_cast<int>(n.integer("gpus_per_node", 1));
+        if (const json* l = n.member("link")) {
+            JsonObject lo(*l, n.childPath("link"));
+            g.intraLink = readLink(lo, "bandwidth_gb_s", 1.0);
+        }
+        n.finish();
+        groups.push_back(std::move(g));
+    }
+    for (std::size_t i = 0; i < groups.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (groups[i].name == groups[j].name)
+                throw Error("", indexPath(o.childPath("nodes"), i) + ".name",
+                            "duplicate node group name \"" + groups[i].name + "\"");
+    Link network{LinkKind::Ethernet, 25.0 / 8.0, 5.0};
+    if (const json* net = o.member("network")) {
+        JsonObject no(*net, o.childPath("network"));
+        network = readLink(no, "bandwidth_gbit_s", 1.0 / 8.0);
+    }
+    o.finish();
+    return Cluster(std::move(groups), network, catalog);
+}
+
+template <class F>
+auto rethrowAt(JsonObject& o, const std::string& key, F&& f)
+{
+    try {
+        return f();
+    } catch (const Error& e) {
+        if (!e.location().empty())
+            throw;
+        o.fail(key, e.message());
+    }
+}
+
+Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const GpuCatalog& catalog)
+{
+    Job job;
+    job.id = o.string("id", fmt::format("j{}", index));
+    job.arrivalS = o.nonNegativeNumber("arrival_s", 0);
+    job.user = o.string("user", "");
+    job.priority = o.positiveNumber("priority", 1.0);
+    if (auto d = o.optionalNumber("deadline_s", 0))
+        job.deadlineS = *d;
+    if (job.deadlineS && *job.deadlineS <= job.arrivalS)
+        o.fail("deadline_s", fmt::format("deadline {} is not after the arrival {}", *job.deadlineS, job.arrivalS));
+    o.allow({"model", "batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
+             "flash_attn", "sequence_parallel", "gpus", "gpu_type", "duration_s", "reference_gpu", "job_type",
+             "scale_factor", "iterations"});
+
+    const bool serverless = o.has("model");
+    const bool fixed = o.has("gpus");
+    if (serverless == fixed)
+        o.failHere(serverless ? "a job has either \"model\" (serverless) or \"gpus\" (fixed request), not both"
+                              : "expected \"model\" (serverless job) or \"gpus\" (fixed GPU request)");
+    if (serverless) {
+        job.kind = JobKind::Serverless;
+        job.model = o.string("model");
+        if (!models.find(job.model))
+            rethrowAt(o, "model", [&] { return models.at(job.model).name; });
+        job.model = models.at(job.model).name;
+        TrainingConfig& c = job.config;
+        c.globalBatch = static_cast<int>(o.integer("batch", 1));
+        c.microBatch = static_cast<int>(o.integer("micro_batch", 0, 1));
+        if (c.microBatch > c.globalBatch)
+            o.fail("micro_batch", fmt::format("micro batch {} exceeds the global batch {}", c.microBatch, c.globalBatch));
+        c.seq = static_cast<int>(o.integer("seq", 0, 1));
+        c.precision = precisionFromString(o.choice("precision", {"bf16", "fp16", "fp32"}, "bf16"));
+        c.optimizer = optimizerFromString(o.choice("optimizer", {"adam", "adamw", "sgd"}, "adam"));
+        c.recompute = recomputeFromString(o.choice("recompute", {"none", "selective", "full"}, "none"));
+        c.zeroStage = static_cast<int>(o.integer("zero", 0, 0));
+        if (c.zeroStage > 3)
+            o.fail("zero", fmt::format("expected a ZeRO stage 0..3, got {}", c.zeroStage));
+        c.flashAttention = o.boolean("flash_attn", false);
+        c.sequenceParallel = o.boolean("sequence_parallel", false);
+        job.iterations = o.positiveNumber("iterations");
+        for (const char* k : {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor"})
+            if (o.has(k))
+                o.fail(k, "only fixed-request jobs (with \"gpus\") take this field");
+    } else {
+        job.kind = JobKind::Fixed;
+        job.gpus = static_cast<int>(o.integer("gpus", 1));
+        for (const char* key : {"gpu_type", "reference_gpu"}) {
+            const std::string t = o.string(key, "");
+            if (!t.empty() && !catalog.find(t))
+                rethrowAt(o, key, [&] { return catalog.at(t).name; });
+            (std::string(key) == "gpu_type" ? job.gpuType : job.referenceGpu) = t.empty() ? t : catalog.at(t).name;
+        }
+        const bool hasDuration = o.has("duration_s");
+        const bool hasType = o.has("job_type");
+        if (hasDuration == hasType)
+            o.failHere("a fixed-request job needs exactly one of \"duration_s\" (measured run time) or "
+                       "\"job_type\" with \"iterations\" (throughput-table job)");
+        if (hasDuration) {
+            job.durationS = o.positiveNumber("duration_s");
+            if (o.has("iterations"))
+                o.fail("iterations", "a job with \"duration_s\" takes no \"iterations\"");
+        } else {
+            job.jobType = o.string("job_type");
+            job.scaleFactor = static_cast<int>(o.integer("scale_factor", job.gpus, 1));
+            job.iterations = o.positiveNumber("iterations");
+        }
+        for (const char* k : {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
+                              "flash_attn", "sequence_parallel"})
+            if (o.has(k))
+                o.fail(k, "only serverless jobs (with \"model\") take this field");
+    }
+    o.finish();
+    return job;
+}
+
+TraceRef readTrace(JsonObject o, const GpuCatalog& catalog)
+{
+    TraceRef t;
+    t.format = o.choice("format", {"gavel", "openb", "pai", "helios", "philly"}, "");
+    if (t.format.empty())
+        o.fail("format", "missing required field");
+    t.path = o.string("path");
+    if (o.has("limit"))
+        t.limit = static_cast<int>(o.integer("limit", 1));
+    t.referenceGpu = o.string("reference_gpu", "");
+    if (!t.referenceGpu.empty() && !catalog.find(t.referenceGpu))
+        rethrowAt(o, "reference_gpu", [&] { return catalog.at(t.referenceGpu).name; });
+    o.finish();
+    return t;
+}
+
+GeneratorSpec readGenerator(JsonObject o, const ModelLibrary& models)
+{
+    GeneratorSpec g;
+    g.jobs = static_cast<int>(o.integer("jobs", 1));
+    g.ratePerHour = o.nonNegativeNumber("rate_per_hour", g.ratePerHour);
+    if (o.has("seed"))
+        g.seed = static_cast<int>(o.integer("seed", 0));
+    g.durations = o.string("durations", g.durations);
+    g.minDurationS = o.positiveNumber("min_duration_s", g.minDurationS);
+    g.maxDurationS = o.positiveNumber("max_duration_s", g.maxDurationS);
+    if (g.maxDurationS < g.minDurationS)
+        o.fail("max_duration_s", "must be at least min_duration_s");
+    const json& mix = o.array("mix");
+    if (mix.empty())
+        o.fail("mix", "expected at least one entry");
+    for (std::size_t i = 0; i < mix.size(); ++i) {
+        JsonObject m(mix[i], indexPath(o.childPath("mix"), i));
+        MixEntry e;
+        e.weight = m.positiveNumber("weight", 1.0);
+        e.model = m.string("model", "");
+        if (!e.model.empty() && !models.find(e.model))
+            rethrowAt(m, "model", [&] { return models.at(e.model).name; });
+        auto ints = [&](const char* key) {
+            std::vector<int> out;
+            if (const json* v = m.member(key)) {
+                if (!v->is_array() || v->empty())
+                    m.fail(key, "expected a non-empty array of positive integers, got " + describeJson(*v));
+                for (std::size_t k = 0; k < v->size(); ++k) {
+                    if (!(*v)[k].is_number_integer() || (*v)[k].get<long long>() < 1)
+                        throw Error("", indexPath(m.childPath(key), k),
+                                    "expected a positive integer, got " + describeJson((*v)[k]));
+                    out.push_back((*v)[k].get<int>());
+                }
+            }
+            return out;
+        };
+        e.batches = ints("batches");
+        e.gpus = ints("gpus");
+        if (e.model.empty() == e.gpus.empty())
+            m.failHere("a mix entry has either \"model\" (with \"batches\") or \"gpus\"");
+        if (!e.model.empty() && e.batches.empty())
+            m.fail("batches", "missing required field");
+        m.finish();
+        g.mix.push_back(std::move(e));
+    }
+    o.finish();
+    return g;
+}
+
+Scenario parse(const json& doc)
+{
+    JsonObject o(doc, "");
+    const std::string format = o.string("format");
+    if (format != "orrery-scenario")
+        o.fail("format", "expected \"orrery-scenario\", got \"" + format + "\"");
+    const auto version = o.integer("version", 1);
+    if (version > kScenarioVersion)
+        o.fail("version", fmt::format("scenario version {} is newer than this Orrery reads ({})", version, kScenarioVersion));
+
+    Scenario s;
+    s.name = o.string("name", "untitled");
+    s.description = o.string("description", "");
+
+    GpuCatalog catalog = GpuCatalog::builtin();
+    if (const json* gpus = o.member("gpus")) {
+        if (!gpus->is_array())
+            o.fail("gpus", "expected an array, got " + describeJson(*gpus));
+        for (std::size_t i = 0; i < gpus->size(); ++i) {
+            GpuType t = gpuTypeFromJson((*gpus)[i], indexPath("gpus", i));
+            try {
+                catalog.add(t);
+            } catch (const Error& e) {
+                throw Error("", indexPath("gpus", i) + ".aliases", e.message());
+            }
+            s.customGpus.push_back(std::move(t));
+        }
+    }
+
+    ModelLibrary models = ModelLibrary::builtin();
+    JsonObject wo = o.object("workload");
+    if (const json* ms = wo.member("models")) {
+        if (!ms->is_array())
+            wo.fail("models", "expected an array, got " + describeJson(*ms));
+        for (std::size_t i = 0; i < ms->size(); ++i) {
+            ModelSpec m = modelSpecFromJson((*ms)[i], indexPath(wo.childPath("models"), i));
+            models.add(m);
+            s.workload.customModels.push_back(std::move(m));
+        }
+    }
+
+    s.cluster = readCluster(o.object("cluster"), catalog);
+
+    if (const json* jobs = wo.member("jobs")) {
+        if (!jobs->is_array())
+            wo.fail("jobs", "expected an array, got " + describeJson(*jobs));
+        for (std::size_t i = 0; i < jobs->size(); ++i) {
+            const std::string path = indexPath(wo.childPath("jobs"), i);
+            s.workload.jobs.push_back(readJob(JsonObject((*jobs)[i], path), i, models, catalog));
+        }
+        for (std::size_t i = 0; i < s.workload.jobs.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+                if (s.workload.jobs[i].id == s.workload.jobs[j].id)
+                    throw Error("", indexPath(wo.childPath("jobs"), i) + ".id",
+                                "duplicate job id \"" + s.workload.jobs[i].id + "\"");
+    }
+    if (const json* t = wo.member("trace"))
+        s.workload.trace = readTrace(JsonObject(*t, wo.childPath("trace")), catalog);
+    if (const json* g = wo.member("generator"))
+        s.workload.generator = readGenerator(JsonObject(*g, wo.childPath("generator")), models);
+    if (s.workload.jobs.empty() && !s.workload.trace && !s.workload.generator)
+        wo.failHere("expected \"jobs\", \"trace\" or \"generator\"");
+    wo.finish();
+
+    static const std::regex policyName("[a-z][a-z0-9_+-]*");
+    s.policies = o.stringList("policies");
+    for (std::size_t i = 0; i < s.policies.size(); ++i)
+        if (!std::regex_match(s.policies[i], policyName))
+            throw Error("", indexPath("policies", i), "expected a policy name such as \"fifo\", got \"" + s.policies[i] + "\"");
+
+    if (const json* opt = o.member("options")) {
+        JsonObject oo(*opt, "options");
+        ScenarioOptions& op = s.options;
+        op.seed = static_cast<std::uint64_t>(oo.integer("seed", 0, 0));
+        op.roundS = oo.positiveNumber("round_s", op.roundS);
+        op.restartPenaltyS = oo.nonNegativeNumber("restart_penalty_s", op.restartPenaltyS);
+        op.crossNodeSlowdown = oo.positiveNumber("cross_node_slowdown", op.crossNodeSlowdown);
+        if (op.crossNodeSlowdown > 1)
+            oo.fail("cross_node_slowdown", fmt::format("expected a rate multiplier in (0, 1], got {}", op.crossNodeSlowdown));
+        op.gavelCompat = oo.boolean("gavel_compat", false);
+        op.throughputs = oo.string("throughputs", "");
+        op.referenceGpu = oo.string("reference_gpu", op.referenceGpu);
+        if (!catalog.find(op.referenceGpu))
+            rethrowAt(oo, "reference_gpu", [&] { return catalog.at(op.referenceGpu).name; });
+        op.referenceGpu = catalog.at(op.referenceGpu).name;
+        oo.finish();
+    }
+    o.finish();
+    return s;
+}
+
+} // namespace
+
+workload::ModelLibrary Scenario::models() const
+{
+    ModelLibrary lib = ModelLibrary::builtin();
+    for (const auto& m : workload.customModels)
+        lib.add(m);
+    return lib;
+}
+
+std::string Scenario::resolvePath(const std::string& path) const
+{
+    if (path.empty() || path.front() == '/' || sourcePath.empty())
+        return path;
+    const auto slash = sourcePath.find_last_of('/');
+    return slash == std::string::npos ? path : sourcePath.substr(0, slash + 1) + path;
+}
+
+Scenario parseScenario(const json& doc, const std::string& fileLabel)
+{
+    try {
+        return parse(doc);
+    } catch (const Error& e) {
+        throw e.inFile(fileLabel);
+    }
+}
+
+Scenario parseScenarioText(const std::string& text, const std::string& fileLabel)
+{
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+        std::string what = e.what();
+        const auto pos = what.find("parse error");
+        throw Error(fileLabel, "", "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+    }
+    return parseScenario(doc, fileLabel);
+}
+
+Scenario loadScenario(const std::string& path)
+{
+    Scenario s = parseScenarioText(util::readFile(path), util::baseName(path));
+    s.sourcePath = path;
+    return s;
+}
+
+Scenario defaultScenario()
+{
+    return parseScenarioText(std::string(embedded::defaultScenarioJson), "default.json");
+}
+
+} // namespace orrery::io

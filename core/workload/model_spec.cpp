@@ -1,0 +1,92 @@
+#include "workload/model_spec.h"
+
+#include "io/json_reader.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace orrery::workload {
+
+std::int64_t ModelSpec::embeddingParams() const
+{
+    return std::int64_t(vocab) * hidden + std::int64_t(positions) * hidden;
+}
+
+std::int64_t ModelSpec::paramsPerLayer() const
+{
+    const std::int64_t h = hidden;
+    const std::int64_t kv = std::int64_t(kvHeads) * headDim();
+    const std::int64_t f = ffnHidden;
+    std::int64_t attention = 2 * h * h + 2 * h * kv; // q, o; k, v
+    std::int64_t mlp = (gatedMlp ? 3 : 2) * h * f;
+    std::int64_t norms = 2 * h; // two norms, weight only (RMSNorm)
+    if (bias) {
+        attention += 2 * h + 2 * kv;
+        mlp += f + h;
+        norms += 2 * h; // LayerNorm biases
+    }
+    return attention + mlp + norms;
+}
+
+std::int64_t ModelSpec::headParams() const
+{
+    return tiedEmbeddings ? 0 : std::int64_t(vocab) * hidden;
+}
+
+std::int64_t ModelSpec::paramCount() const
+{
+    const std::int64_t finalNorm = (bias ? 2 : 1) * std::int64_t(hidden);
+    return embeddingParams() + layers * paramsPerLayer() + finalNorm + headParams();
+}
+
+ModelSpec modelSpecFromJson(const nlohmann::json& value, const std::string& path)
+{
+    io::JsonObject o(value, path);
+    ModelSpec m;
+    m.name = o.string("name");
+    m.family = o.string("family", "custom");
+    m.vocab = static_cast<int>(o.integer("vocab", 1));
+    m.hidden = static_cast<int>(o.integer("hidden", 1));
+    m.layers = static_cast<int>(o.integer("layers", 1));
+    m.heads = static_cast<int>(o.integer("heads", 1));
+    m.kvHeads = static_cast<int>(o.integer("kv_heads", m.heads, 1));
+    m.ffnHidden = static_cast<int>(o.integer("ffn_hidden", 4LL * m.hidden, 1));
+    m.gatedMlp = o.boolean("gated_mlp", false);
+    m.tiedEmbeddings = o.boolean("tied_embeddings", true);
+    m.bias = o.boolean("bias", !m.gatedMlp);
+    m.positions = static_cast<int>(o.integer("positions", 0, 0));
+    m.seq = static_cast<int>(o.integer("seq", 1024, 1));
+    m.publishedParams = o.nonNegativeNumber("published_params", 0);
+    m.source = o.string("source", "");
+    if (m.hidden % m.heads != 0)
+        o.fail("heads", fmt::format("hidden ({}) must be a multiple of heads ({})", m.hidden, m.heads));
+    if (m.heads % m.kvHeads != 0)
+        o.fail("kv_heads", fmt::format("heads ({}) must be a multiple of kv_heads ({})", m.heads, m.kvHeads));
+    o.finish();
+    return m;
+}
+
+nlohmann::json modelSpecToJson(const ModelSpec& m)
+{
+    nlohmann::json j = {{"name", m.name},       {"family", m.family},       {"vocab", m.vocab},
+                        {"hidden", m.hidden},   {"layers", m.layers},       {"heads", m.heads},
+                        {"kv_heads", m.kvHeads}, {"ffn_hidden", m.ffnHidden}, {"gated_mlp", m.gatedMlp},
+                        {"tied_embeddings", m.tiedEmbeddings}, {"bias", m.bias}, {"positions", m.positions},
+                        {"seq", m.seq}};
+    if (m.publishedParams > 0)
+        j["published_params"] = m.publishedParams;
+    if (!m.source.empty())
+        j["source"] = m.source;
+    return j;
+}
+
+std::string formatParams(double p)
+{
+    if (p >= 1e9)
+        return fmt::format("{:.3g}B", p / 1e9);
+    if (p >= 1e6)
+        return fmt::format("{:.0f}M", p / 1e6);
+    return fmt::format("{:.0f}K", p / 1e3);
+}
+
+} // namespace orrery::workload

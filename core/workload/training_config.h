@@ -1,0 +1,35 @@
+#pragma once
+
+#include <string>
+
+namespace orrery::workload {
+
+enum class Precision { BF16, FP16, FP32 };
+enum class Optimizer { Adam, AdamW, SGD };
+enum class Recompute { None, Selective, Full };
+
+std::string toString(Precision p);
+std::string toString(Optimizer o);
+std::string toString(Recompute r);
+/** Parsers throw orrery::Error listing the accepted values. */
+Precision precisionFromString(const std::string& s);
+Optimizer optimizerFromString(const std::string& s);
+Recompute recomputeFromString(const std::string& s);
+
+/** How one job trains: batch, sequence, numerics and memory-saving options. */
+struct TrainingConfig
+{
+    int globalBatch = 8;  ///< B, samples per iteration
+    int microBatch = 0;   ///< b; 0 = B / dp (no gradient accumulation)
+    int seq = 0;          ///< s; 0 = the model's default
+    Precision precision = Precision::BF16;
+    Optimizer optimizer = Optimizer::Adam;
+    Recompute recompute = Recompute::None;
+    int zeroStage = 0;    ///< 0..3, over the data-parallel group
+    bool flashAttention = false;
+    bool sequenceParallel = false;
+
+    bool operator==(const TrainingConfig&) const = default;
+};
+
+} // namespace orrery::workload

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "workload/job.h"
+#include "workload/model_spec.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace orrery::workload {
+
+/** A trace file to import when the scenario is loaded. */
+struct TraceRef
+{
+    std::string format; ///< gavel | openb | pai | helios | philly
+    std::string path;   ///< relative to the scenario file
+    std::optional<int> limit; ///< first N jobs
+    std::string referenceGpu;  ///< GPU type on which trace durations were measured
+
+    bool operator==(const TraceRef&) const = default;
+};
+
+/** One class of synthetic jobs in a generator's mix. */
+struct MixEntry
+{
+    double weight = 1.0;
+    // serverless entries
+    std::string model;
+    std::vector<int> batches; ///< a batch drawn uniformly from these
+    // fixed entries
+    std::vector<int> gpus;    ///< a GPU demand drawn uniformly from these
+
+    bool operator==(const MixEntry&) const = default;
+};
+
+/** Poisson arrivals of a job mix; durations from an empirical distribution. */
+struct GeneratorSpec
+{
+    int jobs = 100;
+    double ratePerHour = 60;     ///< Poisson arrival rate; 0 = every job at t = 0
+    std::optional<int> seed;     ///< defaults to the scenario seed
+    std::string durations = "philly"; ///< `philly` (built-in empirical CDF) or a CSV path
+    double minDurationS = 60;
+    double maxDurationS = 7 * 86400.0;
+    std::vector<MixEntry> mix;
+
+    bool operator==(const GeneratorSpec&) const = default;
+};
+
+/** Jobs to run: listed inline, imported from a trace, or generated. */
+struct Workload
+{
+    std::vector<ModelSpec> customModels;
+    std::vector<Job> jobs;
+    std::optional<TraceRef> trace;
+    std::optional<GeneratorSpec> generator;
+
+    bool operator==(const Workload&) const = default;
+};
+
+} // namespace orrery::workload

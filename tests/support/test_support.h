@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QtTest/QtTest>
+
+#include <rapidcheck.h>
+
+#include <functional>
+#include <string>
+
+namespace orrery::test {
+
+/** Path of a file under the repository (e.g. `data/gpus.json`). */
+std::string sourcePath(const std::string& relative);
+/** Path of a file under ../shared/data; empty when the shared data is absent. */
+std::string sharedDataPath(const std::string& relative);
+/** The built orrery-cli. */
+std::string cliPath();
+
+/** Runs a RapidCheck property; fails the current Qt test when it does not hold. */
+bool checkProperty(const std::string& description, const std::function<void()>& property);
+
+/** Result of running a command: exit status and captured streams. */
+struct CommandResult
+{
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+CommandResult runCommand(const std::vector<std::string>& argv, const std::string& stdinText = {});
+
+} // namespace orrery::test
+
+#define ORRERY_CHECK_PROPERTY(desc, ...) QVERIFY(orrery::test::checkProperty(desc, __VA_ARGS__))
