@@ -19,11 +19,22 @@ struct ExitRequest
 };
 
 /**
- * Each subcommand registers itself on the root app. A command whose issue is not
- * done is simply not registered: `orrery-cli --help` lists only what works.
+ * Each cmd_*.cpp registers its subcommands with ORRERY_CLI_COMMAND(order, fn);
+ * main() adds them in `order` (the order of `--help`). A command that does not
+ * work yet is simply not registered: `orrery-cli --help` lists only what works.
  */
-void registerScenarioCommands(CLI::App& app);
-void registerCatalogCommands(CLI::App& app);
+using RegisterFn = void (*)(CLI::App&);
+struct CommandRegistration
+{
+    CommandRegistration(int order, RegisterFn fn);
+};
+/** Calls every registered function on `app`, in order. */
+void registerAllCommands(CLI::App& app);
+
+#define ORRERY_CLI_CONCAT2(a, b) a##b
+#define ORRERY_CLI_CONCAT(a, b) ORRERY_CLI_CONCAT2(a, b)
+#define ORRERY_CLI_COMMAND(order, fn) \
+    static const ::orrery::cli::CommandRegistration ORRERY_CLI_CONCAT(orreryCliCommand, __LINE__)(order, fn)
 
 /** Prints JSON to stdout, pretty. */
 void printJson(const nlohmann::json& doc);

@@ -10,6 +10,8 @@
 
 namespace orrery::cli {
 
+namespace {
+
 void registerCatalogCommands(CLI::App& app)
 {
     auto gpusJson = std::make_shared<bool>(false);
@@ -57,5 +59,9 @@ void registerCatalogCommands(CLI::App& app)
         std::cout << table.render();
     });
 }
+
+} // namespace
+
+ORRERY_CLI_COMMAND(90, registerCatalogCommands);
 
 } // namespace orrery::cli

@@ -45,6 +45,8 @@ nlohmann::json summaryJson(const io::Scenario& s)
 
 } // namespace
 
+namespace {
+
 void registerScenarioCommands(CLI::App& app)
 {
     auto* scenario = app.add_subcommand("scenario", "Validate or summarise a scenario file");
@@ -108,5 +110,9 @@ void registerScenarioCommands(CLI::App& app)
         std::cout << fmt::format("\npolicies: {}\n", s.policies.empty() ? "(none)" : fmt::format("{}", fmt::join(s.policies, ", ")));
     });
 }
+
+} // namespace
+
+ORRERY_CLI_COMMAND(10, registerScenarioCommands);
 
 } // namespace orrery::cli

@@ -13,8 +13,7 @@ int main(int argc, char** argv)
     app.set_version_flag("--version", std::string("orrery-cli ") + orrery::kVersion);
     app.require_subcommand(1);
     app.fallthrough(false);
-    orrery::cli::registerScenarioCommands(app);
-    orrery::cli::registerCatalogCommands(app);
+    orrery::cli::registerAllCommands(app);
 
     try {
         app.parse(argc, argv);

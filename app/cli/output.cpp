@@ -6,6 +6,27 @@
 
 namespace orrery::cli {
 
+namespace {
+std::vector<std::pair<int, RegisterFn>>& registry()
+{
+    static std::vector<std::pair<int, RegisterFn>> r;
+    return r;
+}
+} // namespace
+
+CommandRegistration::CommandRegistration(int order, RegisterFn fn)
+{
+    registry().emplace_back(order, fn);
+}
+
+void registerAllCommands(CLI::App& app)
+{
+    auto r = registry();
+    std::stable_sort(r.begin(), r.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [order, fn] : r)
+        fn(app);
+}
+
 void printJson(const nlohmann::json& doc)
 {
     std::cout << doc.dump(2) << '\n';
