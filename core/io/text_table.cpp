@@ -271,7 +271,7 @@ bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out)
 
 } // namespace
 
-double FieldParser::dateTime(std::string_view field, std::string_view text) const
+std::optional<double> parseDateTime(std::string_view text)
 {
     const std::string_view t = trimView(text);
     int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
@@ -280,9 +280,17 @@ double FieldParser::dateTime(std::string_view field, std::string_view text) cons
     if (!shape || !digits(t, 0, 4, y) || !digits(t, 5, 2, mo) || !digits(t, 8, 2, d) || !digits(t, 11, 2, h) ||
         !digits(t, 14, 2, mi) || !digits(t, 17, 2, s) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
         s > 60)
-        fail(field, "expected a date and time YYYY-MM-DD HH:MM:SS, got " + describeField(text));
+        return std::nullopt;
     const long long days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
     return static_cast<double>(days * 86400 + h * 3600 + mi * 60 + s);
+}
+
+double FieldParser::dateTime(std::string_view field, std::string_view text) const
+{
+    const auto v = parseDateTime(text);
+    if (!v)
+        fail(field, "expected a date and time YYYY-MM-DD HH:MM:SS, got " + describeField(text));
+    return *v;
 }
 
 } // namespace orrery::io

@@ -113,6 +113,9 @@ private:
     int m_line;
 };
 
+/** `YYYY-MM-DD HH:MM:SS` (or with a `T`), naive, to seconds since 1970-01-01 on the same clock; nullopt when malformed. */
+std::optional<double> parseDateTime(std::string_view text);
+
 /** `"abc"` with quotes, or `an empty field`: how a bad value is shown in an error. */
 std::string describeField(std::string_view text);
 
