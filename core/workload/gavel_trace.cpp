@@ -5,6 +5,10 @@
 #include "util/text.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <memory>
 
 namespace orrery::workload {
 
@@ -125,6 +129,41 @@ std::vector<Job> parseGavelTrace(std::string_view text, const std::string& fileL
 std::vector<Job> readGavelTrace(const std::string& path, const GavelTraceOptions& options)
 {
     return parseGavelTrace(util::readFile(path), util::baseName(path), options);
+}
+
+std::function<std::optional<double>(const std::string&, int)> gavelReferenceRates(const std::string& throughputsPath)
+{
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(util::readFile(throughputsPath));
+    } catch (const nlohmann::json::parse_error& e) {
+        throw Error(util::baseName(throughputsPath), "", std::string("invalid JSON: ") + e.what());
+    }
+    const auto v100 = doc.find("v100");
+    if (!doc.is_object() || v100 == doc.end() || !v100->is_object())
+        throw Error(util::baseName(throughputsPath), "v100", "missing required field (Gavel's reference worker type)");
+    // Keys read "('ResNet-18 (batch size 64)', 1)".
+    auto rates = std::make_shared<std::map<std::pair<std::string, int>, double>>();
+    for (const auto& [key, value] : v100->items()) {
+        const auto comma = key.rfind(',');
+        if (key.size() < 6 || key.substr(0, 2) != "('" || comma == std::string::npos || comma < 3 ||
+            key[comma - 1] != '\'' || key.back() != ')')
+            continue;
+        const std::string type = key.substr(2, comma - 3);
+        const std::string sf = util::trim(key.substr(comma + 1, key.size() - comma - 2));
+        const auto isolated = value.is_object() ? value.find("null") : value.end();
+        if (isolated == value.end() || !isolated->is_number())
+            continue;
+        try {
+            (*rates)[{type, std::stoi(sf)}] = isolated->get<double>();
+        } catch (const std::exception&) {
+            continue;
+        }
+    }
+    return [rates](const std::string& type, int scaleFactor) -> std::optional<double> {
+        const auto it = rates->find({type, scaleFactor});
+        return it == rates->end() ? std::nullopt : std::optional<double>(it->second);
+    };
 }
 
 } // namespace orrery::workload

@@ -50,4 +50,11 @@ std::vector<Job> readGavelTrace(const std::string& path, const GavelTraceOptions
 /** The layout of a trace's first non-blank row; nullopt for an empty file. Throws on another column count. */
 std::optional<GavelTraceLayout> detectGavelTraceLayout(std::string_view text, const std::string& fileLabel);
 
+/**
+ * The `referenceStepsPerS` lookup from a Gavel throughput file
+ * (`simulation_throughputs.json`): the isolated (`"null"`) steps/s of
+ * `('<job type>', <scale factor>)` on `v100`, Gavel's reference worker.
+ */
+std::function<std::optional<double>(const std::string&, int)> gavelReferenceRates(const std::string& throughputsPath);
+
 } // namespace orrery::workload
