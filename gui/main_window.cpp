@@ -17,6 +17,12 @@
 #include "results/run_library.h"
 #include "runs/run_history_panel.h"
 #include "runs/run_manager_panel.h"
+#include "runs/run_saver.h"
+#include "hardware/gpu_layout.h"
+#include "io/chrome_trace.h"
+#include "store/default_path.h"
+
+#include <fstream>
 #include "timeline/gantt_view.h"
 
 #include <QAction>
@@ -48,6 +54,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_runner(new JobRunner(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
+    m_saver = new RunSaver(m_runs, m_runner, QString::fromStdString(store::defaultDatabasePath()), this);
     createViews();
     createDocks();
     createActions();
@@ -56,6 +63,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_document, &ScenarioDocument::nameChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ScenarioDocument::documentReset, this, &MainWindow::updateTitle);
     connect(m_runs, &RunLibrary::currentChanged, this, &MainWindow::showCurrentRun);
+    connect(m_saver, &RunSaver::failed, this, [this](int, const QString& error) {
+        statusBar()->showMessage(tr("Could not save the run to the store: %1").arg(error), 10000);
+    });
     connect(m_runs, &RunLibrary::runAdded, this, [this] {
         m_statusRuns->setText(tr("%1 runs").arg(m_runs->runs().size()));
     });
@@ -161,6 +171,7 @@ void MainWindow::createActions()
     file->addAction(tr("Export Current View as PNG/SVG..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
                     &MainWindow::exportCurrentView);
     file->addAction(tr("Export Metrics Table as CSV..."), this, &MainWindow::exportTableCsv);
+    file->addAction(tr("Export Current Run as Chrome Trace..."), this, &MainWindow::exportChromeTrace);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -311,7 +322,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(tr("%1%2 - Orrery").arg(m_document->displayName(), m_document->isModified() ? QStringLiteral("*") : QString()));
+    setWindowTitle(tr("%1[*] - Orrery").arg(m_document->displayName()));
     setWindowModified(m_document->isModified());
 }
 
@@ -422,6 +433,38 @@ void MainWindow::exportTableCsv()
     QString error;
     if (!writeCsv(*m_comparison->metrics(), path, &error))
         QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+bool MainWindow::exportChromeTraceTo(const QString& path, QString* error)
+{
+    const RunEntry* run = m_runs->current();
+    if (!run || !run->result || !run->cluster) {
+        if (error)
+            *error = tr("no run to export");
+        return false;
+    }
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    io::writeChromeTrace(out, *run->result, hardware::gpuLayoutOf(*run->cluster));
+    out.close();
+    if (!out) {
+        if (error)
+            *error = tr("cannot write %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::exportChromeTrace()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome Trace"), QStringLiteral("orrery-run.json"),
+                                                      tr("Chrome trace / Perfetto JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportChromeTraceTo(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1: open it in ui.perfetto.dev or chrome://tracing").arg(path), 8000);
 }
 
 void MainWindow::readSettings()

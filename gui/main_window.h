@@ -22,6 +22,7 @@ class JobRunner;
 class RunHistoryPanel;
 class RunLibrary;
 class RunManagerPanel;
+class RunSaver;
 class ScenarioDocument;
 class UtilisationChart;
 class WorkloadEditor;
@@ -50,6 +51,9 @@ public:
     GpuCatalogView* catalogView() const { return m_catalogView; }
     RunHistoryPanel* runHistory() const { return m_history; }
     RunManagerPanel* runManager() const { return m_runManager; }
+    RunSaver* runSaver() const { return m_saver; }
+    /** Writes the current run as Chrome-trace/Perfetto JSON. */
+    bool exportChromeTraceTo(const QString& path, QString* error = nullptr);
     QTabWidget* resultTabs() const { return m_tabs; }
 
     /** Shows `scenario` (already validated) as a new, unmodified document. */
@@ -82,6 +86,7 @@ private:
     void exportReportInteractive();
     void exportCurrentView();
     void exportTableCsv();
+    void exportChromeTrace();
     void readSettings();
     void writeSettings();
 
@@ -99,6 +104,7 @@ private:
     WorkloadEditor* m_workloadEditor = nullptr;
     RunHistoryPanel* m_history = nullptr;
     RunManagerPanel* m_runManager = nullptr;
+    RunSaver* m_saver = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusRuns = nullptr;

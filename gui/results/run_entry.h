@@ -22,6 +22,7 @@ struct RunEntry
     QString scenarioName;
     std::shared_ptr<const sim::RunResult> result;
     std::shared_ptr<const hardware::Cluster> cluster; ///< the cluster it ran on (Gantt rows, prices)
+    std::shared_ptr<const std::string> scenarioJson;  ///< the scenario as run, for the store
     QDateTime finishedAt;
 };
 

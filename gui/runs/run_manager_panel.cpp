@@ -4,6 +4,8 @@
 #include "results/palette.h"
 #include "results/run_library.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -98,6 +100,7 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
     scenario.options.seed = static_cast<std::uint64_t>(m_seed->value());
     auto cluster = std::make_shared<const hardware::Cluster>(scenario.cluster);
     const QString scenarioName = QString::fromStdString(scenario.name);
+    auto scenarioJson = std::make_shared<const std::string>(io::scenarioToJson(scenario).dump());
     for (const QString& policy : policies) {
         const std::string p = policy.toStdString();
         const int n = ++m_runCounter[policy];
@@ -123,12 +126,13 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
         row.state = QStringLiteral("running");
 
         auto work = [simulate = m_simulate, scenario, p](TaskContext& ctx) { return simulate(scenario, p, ctx); };
-        auto onResult = [this, name, scenarioName, cluster](sim::RunResult result) {
+        auto onResult = [this, name, scenarioName, cluster, scenarioJson](sim::RunResult result) {
             RunEntry entry;
             entry.name = name;
             entry.scenarioName = scenarioName;
             entry.result = std::make_shared<const sim::RunResult>(std::move(result));
             entry.cluster = cluster;
+            entry.scenarioJson = scenarioJson;
             entry.finishedAt = QDateTime::currentDateTime();
             const int id = m_runs->add(std::move(entry));
             emit runFinished(id);

@@ -84,8 +84,8 @@ private slots:
     {
         QTest::addColumn<double>("dx");
         QTest::addColumn<double>("expectStart");
-        QTest::newRow("right 100px") << 100.0 << 350.0;  // window [250,750] at 0.5 s/px
-        QTest::newRow("left 100px") << -100.0 << 150.0;
+        QTest::newRow("right 100px") << 100.0 << 300.0; // window [250,750] at 0.5 s/px
+        QTest::newRow("left 100px") << -100.0 << 200.0;
         QTest::newRow("left past start clamps") << -1000.0 << 0.0;
         QTest::newRow("right past end clamps") << 5000.0 << 500.0;
     }
@@ -185,10 +185,18 @@ private slots:
         auto run = std::make_shared<sim::RunResult>();
         run->totalGpus = 3;
         run->jobs.resize(4);
-        run->jobs[0] = {"a", "m", "u", 0, 0, 100, 2};
-        run->jobs[1] = {"b", "m", "u", 10, 50, 200, 1};
-        run->jobs[2] = {"c", "m", "u", 20, 150, 300, 1};
-        run->jobs[3] = {"d", "m", "u", 500, -1, -1, 1};
+        auto job = [](const char* id, double arrival, double start, double end) {
+            sim::JobRecord r;
+            r.id = id;
+            r.arrivalS = arrival;
+            r.startS = start;
+            r.endS = end;
+            return r;
+        };
+        run->jobs[0] = job("a", 0, 0, 100);
+        run->jobs[1] = job("b", 10, 50, 200);
+        run->jobs[2] = job("c", 20, 150, 300);
+        run->jobs[3] = job("d", 500, -1, -1);
         run->intervals = {{0, 0, 0, 100}, {0, 1, 0, 100}, {1, 2, 50, 200}, {2, 0, 150, 300}};
         const TimelineIndex index(run);
         const ClusterSnapshot at60 = ClusterSnapshot::at(index, 60);

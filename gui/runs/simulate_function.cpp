@@ -1,6 +1,7 @@
 #include "runs/simulate_function.h"
 
 #include "io/error.h"
+#include "io/workload_loader.h"
 #include "sched/registry.h"
 #include "sim/prepared_workload.h"
 #include "sim/simulator.h"
@@ -12,12 +13,14 @@ namespace orrery::gui {
 SimulateFunction coreSimulateFunction()
 {
     return [](const io::Scenario& scenario, const std::string& policyName, TaskContext& context) {
-        if (scenario.workload.jobs.empty())
-            throw Error("the scenario has no jobs to run (add a job mix in the Workload panel)");
+        auto policy = sched::makePolicy(policyName); // unknown names fail before any work
         context.reportProgress(0.0, "preparing");
-        sim::PreparedWorkload prepared(scenario.cluster, scenario.workload.jobs, sim::makeScenarioThroughput(scenario),
+        // Inline jobs plus any trace or generator, expanded here on the worker: imports can be large.
+        std::vector<workload::Job> jobs = io::loadJobs(scenario);
+        if (jobs.empty())
+            throw Error("the scenario has no jobs to run (add a job mix in the Workload panel)");
+        sim::PreparedWorkload prepared(scenario.cluster, std::move(jobs), sim::makeScenarioThroughput(scenario),
                                        scenario.options);
-        auto policy = sched::makePolicy(policyName);
         util::Progress progress;
         progress.report = [&context](double fraction) { context.reportProgress(fraction); };
         progress.stop = context.stopToken();
