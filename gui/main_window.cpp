@@ -69,7 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_runs, &RunLibrary::runAdded, this, [this] {
         m_statusRuns->setText(tr("%1 runs").arg(m_runs->runs().size()));
     });
-    resize(1500, 920);
+    resize(1600, 1000);
     readSettings();
     updateTitle();
 }
@@ -142,7 +142,7 @@ void MainWindow::createDocks()
     auto* runDock = dock(tr("Run manager"), QStringLiteral("RunDock"), m_runManager, Qt::RightDockWidgetArea);
     auto* historyDock = dock(tr("Run history"), QStringLiteral("HistoryDock"), m_history, Qt::RightDockWidgetArea);
     splitDockWidget(runDock, historyDock, Qt::Vertical);
-    resizeDocks({clusterDock, runDock}, {520, 430}, Qt::Horizontal);
+    resizeDocks({clusterDock, runDock}, {440, 400}, Qt::Horizontal);
     connect(m_history, &RunHistoryPanel::compareRequested, this, [this] { m_tabs->setCurrentWidget(m_comparison); });
     connect(m_runManager, &RunManagerPanel::runFailed, this, [this](const QString& policy, const QString& error) {
         statusBar()->showMessage(tr("Run %1 failed: %2").arg(policy, error), 10000);

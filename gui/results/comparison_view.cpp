@@ -25,6 +25,7 @@ ComparisonView::ComparisonView(RunLibrary* runs, QWidget* parent)
     m_table->setModel(m_metrics);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setMaximumHeight(170);
     split->addWidget(m_table);
     auto* charts = new QSplitter(Qt::Horizontal);
     m_cdf = new CdfChart;

@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace orrery::gui {
@@ -180,11 +181,14 @@ void RunManagerPanel::finishRow(JobRunner::TaskId id, const QString& state, bool
     it->cancel->setEnabled(false);
     if (keepBar)
         it->bar->setValue(it->bar->maximum());
-    bool any = false;
-    for (const auto& r : m_rows)
-        any = any || r.state == QStringLiteral("running");
-    if (!any)
-        emit allFinished();
+    // Checked after the result callback has added the run (it runs right after this signal).
+    QTimer::singleShot(0, this, [this] {
+        bool any = false;
+        for (const auto& r : m_rows)
+            any = any || r.state == QStringLiteral("running");
+        if (!any && !m_rows.isEmpty())
+            emit allFinished();
+    });
 }
 
 } // namespace orrery::gui

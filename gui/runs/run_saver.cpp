@@ -7,6 +7,8 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <mutex>
+
 namespace orrery::gui {
 
 RunSaver::RunSaver(RunLibrary* runs, JobRunner* runner, QString databasePath, QObject* parent)
@@ -32,7 +34,13 @@ void RunSaver::save(int runId)
     QDir().mkpath(QFileInfo(m_path).absolutePath()); // first run on this machine: ~/.local/share/orrery may not exist
     const std::string path = m_path.toStdString();
     m_runner->start<qint64>(
-        QString(), [info, result, path](TaskContext&) { return static_cast<qint64>(store::RunStore(path).storeRun(info, *result)); },
+        QString(),
+        [info, result, path](TaskContext&) {
+            // One writer at a time: two connections opening the file at once would find it locked.
+            static std::mutex storeMutex;
+            std::lock_guard lock(storeMutex);
+            return static_cast<qint64>(store::RunStore(path).storeRun(info, *result));
+        },
         this,
         [this, runId](qint64 id) {
             m_runs->setStoreId(runId, id);

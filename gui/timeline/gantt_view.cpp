@@ -290,10 +290,10 @@ void GanttView::paintRows(QPainter& p)
         p.fillRect(0, top, kLabelWidth, kRowHeight, r.node >= 0 && r.node % 2 == 1 ? nodeShade : palette().base().color());
         p.setPen(palette().color(QPalette::WindowText));
         if (r.firstOfNode && r.node >= 0 && static_cast<std::size_t>(r.node) < m_rows.nodeNames.size())
-            p.drawText(QRect(6, top, kLabelWidth - 40, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(m_rows.nodeNames[static_cast<std::size_t>(r.node)], Qt::ElideRight, kLabelWidth - 44));
+            p.drawText(QRect(6, top, kLabelWidth - 60, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(m_rows.nodeNames[static_cast<std::size_t>(r.node)], Qt::ElideRight, kLabelWidth - 62));
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(QRect(kLabelWidth - 40, top, 34, kRowHeight), Qt::AlignVCenter | Qt::AlignRight,
+        p.drawText(QRect(kLabelWidth - 56, top, 50, kRowHeight), Qt::AlignVCenter | Qt::AlignRight,
                    tr("GPU %1").arg(r.localGpu));
     }
     // Grid lines at the axis ticks, faint, over the plot.
