@@ -1,0 +1,356 @@
+#include "provision/allocator.h"
+
+#include "provision/search_state.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <queue>
+
+namespace orrery::provision {
+
+std::vector<int> powerOfTwoSizes(int x)
+{
+    std::vector<int> out;
+    for (int d = 1; d <= x && d > 0; d *= 2)
+        out.push_back(d);
+    return out;
+}
+
+int totalQuota(const std::vector<PoolGpu>& pool)
+{
+    int x = 0;
+    for (const auto& g : pool)
+        x += std::max(0, g.quota);
+    return x;
+}
+
+int stageQuota(const PoolGpu& gpu, int dp) { return dp > 0 ? std::max(0, gpu.quota) / dp : 0; }
+
+namespace {
+
+/** Fewest stages that hold all layers on type t, filling each to its position-dependent limit; 0 if none. */
+int stagesToHold(const PipelineModel& model, int type, int kMax)
+{
+    for (int k = 1; k <= kMax; ++k) {
+        long long held = 0;
+        for (int s = 0; s < k; ++s) {
+            const int lm = model.maxLayers(type, s, k);
+            if (lm < 1) {
+                held = -1;
+                break;
+            }
+            held += lm;
+        }
+        if (held >= model.layers())
+            return k;
+    }
+    return 0;
+}
+
+int maxStages(const PipelineModel& model)
+{
+    int stages = 0;
+    for (const auto& g : model.pool())
+        stages += stageQuota(g, model.dp());
+    return std::min(stages, model.layers());
+}
+
+} // namespace
+
+std::pair<int, int> pipelineRange(const PipelineModel& model, bool boundaryPruning)
+{
+    const int kMax = maxStages(model);
+    if (!boundaryPruning)
+        return {1, kMax};
+    int largest = -1, smallest = -1;
+    for (int t = 0; t < model.types(); ++t) {
+        if (model.pool()[static_cast<std::size_t>(t)].quota <= 0)
+            continue;
+        if (largest < 0 || model.capacityBytes(t) > model.capacityBytes(largest))
+            largest = t;
+        if (smallest < 0 || model.capacityBytes(t) < model.capacityBytes(smallest))
+            smallest = t;
+    }
+    if (largest < 0)
+        return {1, 0};
+    const int kLo = stagesToHold(model, largest, model.layers());
+    if (kLo == 0)
+        return {1, 0};
+    const int onSmallest = stagesToHold(model, smallest, model.layers());
+    const int kHi = std::min(onSmallest == 0 ? kMax : onSmallest, kMax);
+    return {kLo, kHi};
+}
+
+namespace {
+
+struct HeapEntry
+{
+    double priority;
+    long long seq; // insertion order breaks ties deterministically
+    int node;
+    bool operator>(const HeapEntry& o) const
+    {
+        return priority != o.priority ? priority > o.priority : seq > o.seq;
+    }
+};
+
+/** One (d, k) cost tree. Types are branched in `order` (cheapest compute first). */
+class CostTree
+{
+public:
+    CostTree(const PipelineModel& model, int k, const ProvisionOptions& options, const Placer& placer,
+             SearchState& state)
+        : m_model(model), m_k(k), m_options(options), m_placer(placer), m_state(state), m_n(model.types())
+    {
+        const auto& pool = model.pool();
+        for (int t = 0; t < m_n; ++t)
+            if (pool[static_cast<std::size_t>(t)].quota > 0 && model.rate(t) > 0)
+                m_order.push_back(t);
+        // [CHOICE] Branch on cheap compute first (c_t / r_t ascending) so good incumbents appear early.
+        std::stable_sort(m_order.begin(), m_order.end(), [&](int a, int b) {
+            return model.price(a) / model.rate(a) < model.price(b) / model.rate(b);
+        });
+        for (int t : m_order) {
+            m_quota.push_back(stageQuota(pool[static_cast<std::size_t>(t)], model.dp()));
+            m_rate.push_back(model.rate(t));
+            m_price.push_back(model.price(t));
+            m_mem.push_back(model.capacityBytes(t));
+            m_beta.push_back(model.fragmentedLayers(t, options.fragmentation));
+        }
+        m_memLower = lowerMemory();
+    }
+
+    void run()
+    {
+        const int n = static_cast<int>(m_order.size());
+        pushNode(std::vector<int>(static_cast<std::size_t>(n), 0), 0, 0, 0.0);
+        while (!m_heap.empty()) {
+            const HeapEntry top = m_heap.top();
+            m_heap.pop();
+            auto& stats = m_state.stats();
+            ++stats.expanded;
+            if ((stats.expanded & 255) == 0)
+                m_state.checkCancel();
+            const Node node = m_nodes[static_cast<std::size_t>(top.node)];
+            if (node.s == m_k) {
+                place(node);
+                continue;
+            }
+            if (node.i >= n)
+                continue;
+            if (node.s > 0) {
+                if (m_options.timeCapacityPruning && violatesTimeOrCapacity(node)) {
+                    ++stats.prunedTcp;
+                    continue;
+                }
+                if (m_options.costPruning && lowerCost(node) > m_state.bestCost()) {
+                    ++stats.prunedCp;
+                    continue;
+                }
+            }
+            const int type = node.i;
+            const int yMax = std::min(m_k - node.s, m_quota[static_cast<std::size_t>(type)]);
+            for (int y = 0; y <= yMax; ++y) {
+                std::vector<int> counts = countsOf(node);
+                counts[static_cast<std::size_t>(type)] = y;
+                pushNode(std::move(counts), node.s + y, node.i + 1, 0.0);
+            }
+        }
+    }
+
+private:
+    struct Node
+    {
+        int offset; // into m_counts
+        int s;      // stages so far
+        int i;      // next type position to branch on
+    };
+
+    std::vector<int> countsOf(const Node& node) const
+    {
+        const auto begin = m_counts.begin() + node.offset;
+        return {begin, begin + static_cast<long>(m_order.size())};
+    }
+
+    void pushNode(std::vector<int> counts, int s, int i, double)
+    {
+        const double prio = s == 0 && i == 0 ? 0.0 : upperCost(counts, s);
+        Node node{static_cast<int>(m_counts.size()), s, i};
+        m_counts.insert(m_counts.end(), counts.begin(), counts.end());
+        m_nodes.push_back(node);
+        m_heap.push({prio, m_seq++, static_cast<int>(m_nodes.size() - 1)});
+    }
+
+    /** Eq. (4) with Eqs. (5)-(7): fill the missing stages homogeneously with each type, keep the cheapest. */
+    double upperCost(const std::vector<int>& counts, int s) const
+    {
+        double sumRate = 0, price = 0;
+        for (std::size_t j = 0; j < counts.size(); ++j) {
+            sumRate += counts[j] * m_rate[j];
+            price += counts[j] * m_price[j];
+        }
+        const int missing = m_k - s;
+        double best = INFINITY;
+        for (std::size_t j = 0; j < counts.size(); ++j) {
+            if (missing > 0 && m_quota[j] - counts[j] < missing)
+                continue;
+            const double t = m_model.lowerIterationS(sumRate + missing * m_rate[j], m_k, m_model.layers());
+            best = std::min(best, trainingCost(t, price + missing * m_price[j]));
+            if (missing == 0)
+                break;
+        }
+        return best;
+    }
+
+    double trainingCost(double iterationS, double stagePricePerHour) const
+    {
+        return m_model.job().iterations * iterationS * m_model.dp() * stagePricePerHour / 3600.0;
+    }
+
+    /** CP's c_lower: the layers beta-fragmented memory can host, at the partial plan's own speed and price. */
+    double lowerCost(const Node& node) const
+    {
+        double sumRate = 0, price = 0;
+        long long hosted = 0;
+        for (std::size_t j = 0; j < m_order.size(); ++j) {
+            const int c = m_counts[static_cast<std::size_t>(node.offset) + j];
+            sumRate += c * m_rate[j];
+            price += c * m_price[j];
+            hosted += static_cast<long long>(c) * m_beta[j];
+        }
+        const double layers = static_cast<double>(std::min<long long>(hosted, m_model.layers()));
+        return trainingCost(m_model.lowerIterationS(sumRate, m_k, layers), price);
+    }
+
+    /**
+     * TCP: the fastest completion (remaining stages on the highest-r types still
+     * reachable, within quota) misses the SLO, or even the largest-memory
+     * completion cannot hold one pipeline replica.
+     */
+    bool violatesTimeOrCapacity(const Node& node) const
+    {
+        const int n = static_cast<int>(m_order.size());
+        double sumRate = 0, mem = 0;
+        std::vector<int> left(static_cast<std::size_t>(n), 0);
+        for (int j = 0; j < n; ++j) {
+            const int c = m_counts[static_cast<std::size_t>(node.offset + j)];
+            sumRate += c * m_rate[static_cast<std::size_t>(j)];
+            mem += c * m_mem[static_cast<std::size_t>(j)];
+            if (j >= node.i)
+                left[static_cast<std::size_t>(j)] = m_quota[static_cast<std::size_t>(j)];
+        }
+        const int missing = m_k - node.s;
+        auto fill = [&](const std::vector<double>& value) {
+            std::vector<int> idx;
+            for (int j = node.i; j < n; ++j)
+                idx.push_back(j);
+            std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) { return value[static_cast<std::size_t>(a)] > value[static_cast<std::size_t>(b)]; });
+            double total = 0;
+            int need = missing;
+            for (int j : idx) {
+                const int take = std::min(need, left[static_cast<std::size_t>(j)]);
+                total += take * value[static_cast<std::size_t>(j)];
+                need -= take;
+            }
+            return need > 0 ? -1.0 : total;
+        };
+        const double fastRate = fill(m_rate);
+        if (fastRate < 0)
+            return true; // the reachable types cannot complete the plan
+        const double tLower = m_model.lowerIterationS(sumRate + fastRate, m_k, m_model.layers());
+        if (tLower > m_state.iterationSloS())
+            return true;
+        return mem + fill(m_mem) < m_memLower;
+    }
+
+    /** m_lower: memory of one replica of an even homogeneous k-stage split (least over the types). */
+    double lowerMemory() const
+    {
+        const int L = m_model.layers();
+        double best = INFINITY;
+        for (int t : m_order) {
+            double sum = 0;
+            for (int s = 0; s < m_k; ++s)
+                sum += m_model.stageMemoryBytes(t, L / m_k + (s >= m_k - L % m_k ? 1 : 0), s, m_k);
+            best = std::min(best, sum);
+        }
+        return best;
+    }
+
+    void place(const Node& node)
+    {
+        std::vector<int> types;
+        types.reserve(static_cast<std::size_t>(m_k));
+        for (std::size_t j = 0; j < m_order.size(); ++j)
+            for (int c = 0; c < m_counts[static_cast<std::size_t>(node.offset) + j]; ++c)
+                types.push_back(m_order[j]);
+        ++m_state.stats().placements;
+        m_state.offer(m_placer(m_model, types), m_model.dp());
+    }
+
+    const PipelineModel& m_model;
+    int m_k;
+    const ProvisionOptions& m_options;
+    const Placer& m_placer;
+    SearchState& m_state;
+    int m_n;
+    std::vector<int> m_order;
+    std::vector<int> m_quota;
+    std::vector<double> m_rate, m_price, m_mem;
+    std::vector<int> m_beta;
+    double m_memLower = 0;
+    std::vector<int> m_counts;
+    std::vector<Node> m_nodes;
+    std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<>> m_heap;
+    long long m_seq = 0;
+};
+
+void search(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
+            const ProvisionOptions& options, const Placer& placer, SearchState& state)
+{
+    const int x = totalQuota(pool);
+    for (int d : powerOfTwoSizes(x)) {
+        if (!PipelineModel::validDp(job, d))
+            continue;
+        state.checkCancel();
+        const PipelineModel model(job, pool, source, d);
+        const auto [kLo, kHi] = pipelineRange(model, options.boundaryPruning);
+        if (options.boundaryPruning) {
+            const auto [uLo, uHi] = pipelineRange(model, false);
+            state.stats().prunedBp += std::max(0, uHi - uLo + 1) - std::max(0, kHi - kLo + 1);
+        }
+        for (int k = kLo; k <= kHi; ++k) {
+            CostTree tree(model, k, options, placer, state);
+            tree.run();
+        }
+    }
+}
+
+} // namespace
+
+ProvisionResult allocate(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
+                         const ProvisionOptions& options, const Placer& placer, const std::atomic<bool>* cancel)
+{
+    SearchState state(job, pool, options, cancel);
+    search(job, pool, source, options, placer, state);
+    ProvisionResult result = state.finish();
+    if (!result.hasPlan && job.sloS > 0) {
+        // [CHOICE] Nothing met the SLO and TCP cut every branch: search again without the deadline
+        // to report the fastest plan found, keeping the first search's counters.
+        ProvisionJob relaxed = job;
+        relaxed.sloS = 0;
+        ProvisionOptions quiet = options;
+        quiet.recordEvaluated = false;
+        SearchState second(relaxed, pool, quiet, cancel);
+        search(relaxed, pool, source, quiet, placer, second);
+        if (const ProvisionPlan* fastest = second.fastest()) {
+            result.hasPlan = true;
+            result.plan = *fastest;
+        }
+        result.stats.wallS += second.finish().stats.wallS;
+    }
+    return result;
+}
+
+} // namespace orrery::provision
