@@ -110,7 +110,7 @@ Space buildSpace(const ProvisionJob& job, const std::vector<PoolGpu>& pool, cons
 class SplitSearch
 {
 public:
-    SplitSearch(const PipelineModel& model, int k, SearchState& state) : m_model(model), m_k(k), m_state(state) {}
+    SplitSearch(const PipelineModel& model, int k, SearchState* state) : m_model(model), m_k(k), m_state(state) {}
 
     Placement run(std::vector<int> types, double capS)
     {
@@ -121,8 +121,10 @@ public:
         m_lm.assign(static_cast<std::size_t>(m_k), 0);
         m_inverseSuffix.assign(static_cast<std::size_t>(m_k) + 1, 0.0);
         do {
-            m_state.checkCancel();
-            ++m_state.stats().expanded;
+            if (m_state) {
+                m_state->checkCancel();
+                ++m_state->stats().expanded;
+            }
             m_perm = types;
             for (int s = m_k - 1; s >= 0; --s) {
                 const int t = m_perm[static_cast<std::size_t>(s)];
@@ -165,7 +167,8 @@ private:
                 dfs(s + 1, rest - l, prefF + f, prefB + b, bound);
                 continue;
             }
-            ++m_state.stats().placements;
+            if (m_state)
+                ++m_state->stats().placements;
             const double iter = iterationTimeOf();
             if (iter < m_cap) {
                 m_cap = iter;
@@ -180,7 +183,7 @@ private:
 
     const PipelineModel& m_model;
     int m_k;
-    SearchState& m_state;
+    SearchState* m_state;
     double m_cap = INFINITY;
     Placement m_best;
     std::vector<int> m_perm;
@@ -217,12 +220,18 @@ void runOptimal(const Space& space, const ProvisionJob& job, SearchState& state)
         std::vector<int> types;
         for (std::size_t t = 0; t < c->counts.size(); ++t)
             types.insert(types.end(), static_cast<std::size_t>(c->counts[t]), static_cast<int>(t));
-        SplitSearch search(model, c->k, state);
+        SplitSearch search(model, c->k, &state);
         state.offer(search.run(types, cap), model.dp());
     }
 }
 
 } // namespace
+
+Placement exhaustivePlace(const PipelineModel& model, const std::vector<int>& types)
+{
+    SplitSearch search(model, static_cast<int>(types.size()), nullptr);
+    return search.run(types, INFINITY);
+}
 
 OptimalEstimate estimateOptimal(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source)
 {

@@ -43,7 +43,7 @@ void validate(const ProvisionJob& job, const std::vector<PoolGpu>& pool)
         throw Error("", "slo", fmt::format("the SLO must be >= 0 seconds (0: none), got {}", job.sloS));
 }
 
-ProvisionResult provision(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
+ProvisionResult provisionGpus(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
                           const ProvisionOptions& options, const std::atomic<bool>* cancel)
 {
     validate(job, pool);

@@ -19,7 +19,7 @@ namespace orrery::provision {
  * negative quotas or prices, non-positive batch, iterations or bandwidth)
  * throws orrery::Error.
  */
-ProvisionResult provision(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
+ProvisionResult provisionGpus(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
                           const ProvisionOptions& options = {}, const std::atomic<bool>* cancel = nullptr);
 
 /** Checks a job and pool; throws orrery::Error naming the field. */

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "provision/layer_profile.h"
+#include "provision/placement.h"
 #include "provision/provision_types.h"
 
 #include <atomic>
@@ -11,6 +12,9 @@ namespace orrery::provision {
 ProvisionResult provisionSiaPlus(const ProvisionJob& job, const std::vector<PoolGpu>& pool,
                                  const ProfileSource& source, const ProvisionOptions& options,
                                  const std::atomic<bool>* cancel = nullptr);
+
+/** The best stage order and layer split of a multiset under the 1F1B estimator (exhaustive, bounded). */
+Placement exhaustivePlace(const PipelineModel& model, const std::vector<int>& types);
 
 /** Worst-case size of the Optimal search: GPU orders (distinct stage permutations) it may visit. */
 struct OptimalEstimate
