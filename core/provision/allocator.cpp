@@ -133,12 +133,10 @@ public:
             if ((stats.expanded & 255) == 0)
                 m_state.checkCancel();
             const Node node = m_nodes[static_cast<std::size_t>(top.node)];
-            if (node.s == m_k) {
-                place(node);
+            if (node.s < m_k && node.i >= n)
                 continue;
-            }
-            if (node.i >= n)
-                continue;
+            // [CHOICE] A complete plan is a tree node too: CP and TCP are checked before the
+            // (costly) stage placement, as the prototype does when it pushes.
             if (node.s > 0) {
                 if (m_options.timeCapacityPruning && violatesTimeOrCapacity(node)) {
                     ++stats.prunedTcp;
@@ -148,6 +146,10 @@ public:
                     ++stats.prunedCp;
                     continue;
                 }
+            }
+            if (node.s == m_k) {
+                place(node);
+                continue;
             }
             const int type = node.i;
             const int yMax = std::min(m_k - node.s, m_quota[static_cast<std::size_t>(type)]);
@@ -286,7 +288,18 @@ private:
             for (int c = 0; c < m_counts[static_cast<std::size_t>(node.offset) + j]; ++c)
                 types.push_back(m_order[j]);
         ++m_state.stats().placements;
-        m_state.offer(m_placer(m_model, types), m_model.dp());
+        // Unless the scatter wants every plan, a placement only matters if it can beat the
+        // incumbent's cost and meet the SLO.
+        double cutoff = INFINITY;
+        if (!m_options.recordEvaluated) {
+            double price = 0;
+            for (int t : types)
+                price += m_model.price(t);
+            cutoff = m_state.iterationSloS() * (1 + 1e-12);
+            if (m_state.hasFeasible() && price > 0)
+                cutoff = std::min(cutoff, m_state.bestCost() * 3600.0 / (m_model.job().iterations * m_model.dp() * price));
+        }
+        m_state.offer(m_placer(m_model, types, cutoff), m_model.dp());
     }
 
     const PipelineModel& m_model;
@@ -341,7 +354,7 @@ ProvisionResult allocate(const ProvisionJob& job, const std::vector<PoolGpu>& po
         ProvisionJob relaxed = job;
         relaxed.sloS = 0;
         ProvisionOptions quiet = options;
-        quiet.recordEvaluated = false;
+        quiet.recordEvaluated = true; // place every plan in full: the fastest is wanted, not the cheapest
         SearchState second(relaxed, pool, quiet, cancel);
         search(relaxed, pool, source, quiet, placer, second);
         if (const ProvisionPlan* fastest = second.fastest()) {

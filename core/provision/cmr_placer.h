@@ -40,6 +40,7 @@ Placement cmrPlaceWithStage0(const PipelineModel& model, const std::vector<int>&
  * stages greedily by lowest CMR, cap each by min(l_m, l_f), spread the rest
  * round-robin over stages 1..k-1; keep the placement the estimator likes best.
  */
-Placement cmrPlace(const PipelineModel& model, const std::vector<int>& types, int* bestStage0 = nullptr);
+Placement cmrPlace(const PipelineModel& model, const std::vector<int>& types, int* bestStage0 = nullptr,
+                   double cutoffS = INFINITY);
 
 } // namespace orrery::provision

@@ -22,7 +22,7 @@ std::vector<int> hphOrder(const PipelineModel& model, std::vector<int> types)
     return types;
 }
 
-Placement hphPlace(const PipelineModel& model, const std::vector<int>& types)
+Placement hphPlace(const PipelineModel& model, const std::vector<int>& types, double cutoffS)
 {
     const std::vector<int> order = hphOrder(model, types);
     const int k = static_cast<int>(order.size());
@@ -83,7 +83,7 @@ Placement hphPlace(const PipelineModel& model, const std::vector<int>& types)
     stages.reserve(static_cast<std::size_t>(k));
     for (int s = 0; s < k; ++s)
         stages.push_back({order[static_cast<std::size_t>(s)], static_cast<int>(std::lround(x[s]))});
-    return scorePlacement(model, std::move(stages));
+    return scorePlacement(model, std::move(stages), cutoffS);
 }
 
 } // namespace orrery::provision

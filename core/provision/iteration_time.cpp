@@ -1,11 +1,44 @@
 #include "provision/iteration_time.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace orrery::provision {
 
 namespace {
+
+/** One op of a stage's 1F1B order: micro-batch j, forward or backward. */
+struct Op
+{
+    int j;
+    bool forward;
+};
+
+/** The per-stage op orders for (k, m), cached: every search asks for the same few shapes. */
+const std::vector<std::vector<Op>>& schedule(int k, int m)
+{
+    thread_local int cachedK = -1, cachedM = -1;
+    thread_local std::vector<std::vector<Op>> ops;
+    if (k == cachedK && m == cachedM)
+        return ops;
+    ops.assign(static_cast<std::size_t>(k), {});
+    for (int s = 0; s < k; ++s) {
+        auto& list = ops[static_cast<std::size_t>(s)];
+        const int w = std::min(k - s - 1, m); // warm-up forwards
+        for (int j = 0; j < w; ++j)
+            list.push_back({j, true});
+        for (int j = 0; j < m - w; ++j) {
+            list.push_back({w + j, true});
+            list.push_back({j, false});
+        }
+        for (int j = m - w; j < m; ++j)
+            list.push_back({j, false});
+    }
+    cachedK = k;
+    cachedM = m;
+    return ops;
+}
 
 struct Scratch
 {
@@ -20,72 +53,60 @@ double simulate(const std::vector<StageTimes>& stages, int m, double p2p, std::v
     const int k = static_cast<int>(stages.size());
     if (k == 0 || m <= 0)
         return 0;
+    const auto& ops = schedule(k, m);
     thread_local Scratch sc;
     const auto cells = static_cast<std::size_t>(k) * static_cast<std::size_t>(m);
     sc.endF.assign(cells, -1.0);
     sc.endB.assign(cells, -1.0);
     sc.next.assign(static_cast<std::size_t>(k), 0);
     sc.freeAt.assign(static_cast<std::size_t>(k), 0.0);
-    auto at = [m](int s, int j) { return static_cast<std::size_t>(s) * static_cast<std::size_t>(m) + static_cast<std::size_t>(j); };
+    const auto um = static_cast<std::size_t>(m);
 
     int remaining = 2 * m * k;
+    // Runs stage s as far as its dependencies allow; returns whether it advanced.
     auto runStage = [&](int s) {
-        bool progressed = false;
-        const int w = std::min(k - s - 1, m);
-        auto& next = sc.next[static_cast<std::size_t>(s)];
+        const auto us = static_cast<std::size_t>(s);
+        const auto& list = ops[us];
+        const auto& st = stages[us];
+        int next = sc.next[us];
+        double clock = sc.freeAt[us];
+        const int start = next;
         while (next < 2 * m) {
-            const int o = next;
-            bool forward;
-            int j;
-            if (o < w) {
-                forward = true;
-                j = o;
-            } else if (o - w < 2 * (m - w)) {
-                const int r = o - w;
-                forward = (r % 2 == 0);
-                j = forward ? w + r / 2 : r / 2;
-            } else {
-                forward = false;
-                j = (m - w) + (o - w - 2 * (m - w));
-            }
+            const Op op = list[static_cast<std::size_t>(next)];
+            const auto uj = static_cast<std::size_t>(op.j);
             double ready;
-            if (forward) {
+            if (op.forward) {
                 if (s == 0) {
                     ready = 0;
                 } else {
-                    const double dep = sc.endF[at(s - 1, j)];
+                    const double dep = sc.endF[(us - 1) * um + uj];
                     if (dep < 0)
                         break;
                     ready = dep + p2p;
                 }
             } else if (s == k - 1) {
-                const double dep = sc.endF[at(s, j)];
-                if (dep < 0)
-                    break;
-                ready = dep;
+                ready = sc.endF[us * um + uj]; // its own forward, earlier in this stage's order
             } else {
-                const double dep = sc.endB[at(s + 1, j)];
+                const double dep = sc.endB[(us + 1) * um + uj];
                 if (dep < 0)
                     break;
                 ready = dep + p2p;
             }
-            const auto& st = stages[static_cast<std::size_t>(s)];
-            const double start = std::max(sc.freeAt[static_cast<std::size_t>(s)], ready);
-            const double end = start + (forward ? st.forwardS : st.backwardS);
-            (forward ? sc.endF : sc.endB)[at(s, j)] = end;
-            sc.freeAt[static_cast<std::size_t>(s)] = end;
+            clock = std::max(clock, ready) + (op.forward ? st.forwardS : st.backwardS);
+            (op.forward ? sc.endF : sc.endB)[us * um + uj] = clock;
             ++next;
-            --remaining;
-            progressed = true;
         }
-        return progressed;
+        sc.next[us] = next;
+        sc.freeAt[us] = clock;
+        remaining -= next - start;
+        return next > start;
     };
 
     while (remaining > 0) {
         bool progressed = false;
         for (int s = 0; s < k; ++s)
             progressed = runStage(s) || progressed;
-        for (int s = k - 1; s >= 0; --s)
+        for (int s = k - 2; s >= 0; --s)
             progressed = runStage(s) || progressed;
         if (!progressed)
             throw std::logic_error("1F1B schedule deadlocked"); // cannot happen for a well-formed schedule
@@ -95,9 +116,8 @@ double simulate(const std::vector<StageTimes>& stages, int m, double p2p, std::v
     if (lastEnd)
         lastEnd->assign(static_cast<std::size_t>(k), 0.0);
     for (int s = 0; s < k; ++s) {
-        double e = 0;
-        for (int j = 0; j < m; ++j)
-            e = std::max(e, sc.endB[at(s, j)]);
+        // Every stage ends with a backward: its clock is E_s.
+        const double e = sc.freeAt[static_cast<std::size_t>(s)];
         if (lastEnd)
             (*lastEnd)[static_cast<std::size_t>(s)] = e;
         iteration = std::max(iteration, e + stages[static_cast<std::size_t>(s)].allReduceS);
@@ -106,6 +126,17 @@ double simulate(const std::vector<StageTimes>& stages, int m, double p2p, std::v
 }
 
 } // namespace
+
+double iterationLowerBoundS(const std::vector<StageTimes>& stages, int microBatches)
+{
+    double prefF = 0, prefB = 0, bound = 0;
+    for (const auto& st : stages) {
+        bound = std::max(bound, prefF + microBatches * (st.forwardS + st.backwardS) + std::max(prefB, st.allReduceS));
+        prefF += st.forwardS;
+        prefB += st.backwardS;
+    }
+    return bound;
+}
 
 IterationTimeline simulateIteration(const std::vector<StageTimes>& stages, int microBatches, double p2pS)
 {
@@ -119,7 +150,7 @@ double iterationTimeS(const std::vector<StageTimes>& stages, int microBatches, d
     return simulate(stages, microBatches, p2pS, nullptr);
 }
 
-double iterationTimeS(const PipelineModel& model, const std::vector<Stage>& stages)
+double iterationTimeS(const PipelineModel& model, const std::vector<Stage>& stages, double cutoffS)
 {
     thread_local std::vector<StageTimes> times;
     const int k = static_cast<int>(stages.size());
@@ -128,6 +159,8 @@ double iterationTimeS(const PipelineModel& model, const std::vector<Stage>& stag
         const auto& st = stages[static_cast<std::size_t>(s)];
         times[static_cast<std::size_t>(s)] = model.stageTimes(st.gpu, st.layers, s, k);
     }
+    if (cutoffS < INFINITY && iterationLowerBoundS(times, model.microBatches()) >= cutoffS)
+        return INFINITY;
     return simulate(times, model.microBatches(), model.p2pS(), nullptr);
 }
 

@@ -2,6 +2,7 @@
 
 #include "provision/pipeline_model.h"
 
+#include <cmath>
 #include <vector>
 
 namespace orrery::provision {
@@ -26,7 +27,17 @@ IterationTimeline simulateIteration(const std::vector<StageTimes>& stages, int m
 /** simulateIteration(...).iterationS without allocating the timeline. */
 double iterationTimeS(const std::vector<StageTimes>& stages, int microBatches, double p2pS);
 
-/** Builds the stage times of a placement from the model and simulates it. */
-double iterationTimeS(const PipelineModel& model, const std::vector<Stage>& stages);
+/**
+ * A valid lower bound on simulateIteration: stage j cannot start before the
+ * earlier stages' first forwards, runs 2m passes, and then either syncs or
+ * waits for its last backward to flow back to stage 0.
+ */
+double iterationLowerBoundS(const std::vector<StageTimes>& stages, int microBatches);
+
+/**
+ * Builds the stage times of a placement from the model and simulates it.
+ * Returns +inf without simulating when the lower bound is already >= cutoffS.
+ */
+double iterationTimeS(const PipelineModel& model, const std::vector<Stage>& stages, double cutoffS = INFINITY);
 
 } // namespace orrery::provision

@@ -192,18 +192,33 @@ private:
     std::vector<Stage> m_stages;
 };
 
-double SplitSearch::iterationTimeOf() const { return iterationTimeS(m_model, m_stages); }
+double SplitSearch::iterationTimeOf() const { return iterationTimeS(m_model, m_stages, m_cap); }
 
-void runOptimal(const Space& space, const ProvisionJob& job, SearchState& state)
+/** Cheapest plan meeting the SLO or, with `seekFastest`, the fastest plan regardless of cost. */
+void runOptimal(const Space& space, const ProvisionJob& job, SearchState& state, bool seekFastest)
 {
     std::vector<const Candidate*> order;
     for (const auto& c : space.candidates)
         order.push_back(&c);
-    std::stable_sort(order.begin(), order.end(),
-                     [](const Candidate* a, const Candidate* b) { return a->lowerCost < b->lowerCost; });
+    std::stable_sort(order.begin(), order.end(), [seekFastest](const Candidate* a, const Candidate* b) {
+        return seekFastest ? a->lowerIterS < b->lowerIterS : a->lowerCost < b->lowerCost;
+    });
     const double slo = state.iterationSloS();
     for (std::size_t i = 0; i < order.size(); ++i) {
         const Candidate* c = order[i];
+        const PipelineModel& model = *space.models[static_cast<std::size_t>(c->model)];
+        std::vector<int> types;
+        for (std::size_t t = 0; t < c->counts.size(); ++t)
+            types.insert(types.end(), static_cast<std::size_t>(c->counts[t]), static_cast<int>(t));
+        if (seekFastest) {
+            const ProvisionPlan* fastest = state.fastest();
+            const double cap = fastest ? fastest->iterationS : INFINITY;
+            if (c->lowerIterS >= cap)
+                break;
+            SplitSearch search(model, c->k, &state);
+            state.offer(search.run(types, cap), model.dp());
+            continue;
+        }
         if (c->lowerCost >= state.bestCost()) {
             // Sorted by the lower bound: nothing after this can be cheaper.
             state.stats().prunedCp += static_cast<long long>(order.size() - i);
@@ -213,13 +228,9 @@ void runOptimal(const Space& space, const ProvisionJob& job, SearchState& state)
             ++state.stats().prunedTcp;
             continue;
         }
-        const PipelineModel& model = *space.models[static_cast<std::size_t>(c->model)];
         double cap = slo * (1 + 1e-12);
         if (state.hasFeasible())
             cap = std::min(cap, state.bestCost() * 3600.0 / (job.iterations * c->pricePerHour));
-        std::vector<int> types;
-        for (std::size_t t = 0; t < c->counts.size(); ++t)
-            types.insert(types.end(), static_cast<std::size_t>(c->counts[t]), static_cast<int>(t));
         SplitSearch search(model, c->k, &state);
         state.offer(search.run(types, cap), model.dp());
     }
@@ -227,10 +238,10 @@ void runOptimal(const Space& space, const ProvisionJob& job, SearchState& state)
 
 } // namespace
 
-Placement exhaustivePlace(const PipelineModel& model, const std::vector<int>& types)
+Placement exhaustivePlace(const PipelineModel& model, const std::vector<int>& types, double cutoffS)
 {
     SplitSearch search(model, static_cast<int>(types.size()), nullptr);
-    return search.run(types, INFINITY);
+    return search.run(types, cutoffS);
 }
 
 OptimalEstimate estimateOptimal(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source)
@@ -251,7 +262,7 @@ ProvisionResult provisionOptimal(const ProvisionJob& job, const std::vector<Pool
                                 "budget {:.0f} s); use espresso, or lower the quotas or the number of layers",
                                 space.orders, seconds / 3600.0, options.optimalBudgetS));
     SearchState state(job, pool, options, cancel);
-    runOptimal(space, job, state);
+    runOptimal(space, job, state, false);
     ProvisionResult result = state.finish();
     if (!result.hasPlan && job.sloS > 0) {
         ProvisionJob relaxed = job;
@@ -259,7 +270,7 @@ ProvisionResult provisionOptimal(const ProvisionJob& job, const std::vector<Pool
         ProvisionOptions quiet = options;
         quiet.recordEvaluated = false;
         SearchState second(relaxed, pool, quiet, cancel);
-        runOptimal(space, relaxed, second);
+        runOptimal(space, relaxed, second, true);
         if (const ProvisionPlan* fastest = second.fastest()) {
             result.hasPlan = true;
             result.plan = *fastest;

@@ -40,6 +40,12 @@ PipelineModel::PipelineModel(const ProvisionJob& job, const std::vector<PoolGpu>
 {
     if (m_profiles.size() != pool.size())
         throw Error("", "profiles", "one layer profile per pool GPU type is required");
+    const auto L = static_cast<std::size_t>(std::max(0, layers()));
+    m_maxLayers.resize(pool.size() * (L * (L + 1) / 2));
+    for (int t = 0; t < types(); ++t)
+        for (int k = 1; k <= layers(); ++k)
+            for (int s = 0; s < k; ++s)
+                m_maxLayers[lmIndex(t, s, k)] = computeMaxLayers(t, s, k);
 }
 
 bool PipelineModel::validDp(const ProvisionJob& job, int dp)
@@ -78,6 +84,13 @@ double PipelineModel::stageMemoryBytes(int type, int layers, int s, int k) const
 }
 
 int PipelineModel::maxLayers(int type, int s, int k) const
+{
+    if (k >= 1 && k <= layers() && s >= 0 && s < k)
+        return m_maxLayers[lmIndex(type, s, k)];
+    return computeMaxLayers(type, s, k);
+}
+
+int PipelineModel::computeMaxLayers(int type, int s, int k) const
 {
     const auto& p = profile(type);
     const double fixed = stageMemoryBytes(type, 0, s, k);

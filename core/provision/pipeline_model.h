@@ -76,11 +76,19 @@ public:
 
 private:
     double bytesPerSecond() const;
+    int computeMaxLayers(int type, int s, int k) const;
+    std::size_t lmIndex(int type, int s, int k) const
+    {
+        const auto L = static_cast<std::size_t>(layers());
+        const auto kk = static_cast<std::size_t>(k);
+        return static_cast<std::size_t>(type) * (L * (L + 1) / 2) + kk * (kk - 1) / 2 + static_cast<std::size_t>(s);
+    }
 
     const ProvisionJob* m_job;
     const std::vector<PoolGpu>* m_pool;
     std::vector<LayerProfile> m_profiles;
     int m_dp;
+    std::vector<int> m_maxLayers; // l_m for every (type, k <= L, s < k): the searches ask millions of times
 };
 
 } // namespace orrery::provision

@@ -43,7 +43,7 @@ bool adjustToCoverAllLayers(const PipelineModel& model, std::vector<Stage>& stag
     return true;
 }
 
-Placement scorePlacement(const PipelineModel& model, std::vector<Stage> stages)
+Placement scorePlacement(const PipelineModel& model, std::vector<Stage> stages, double cutoffS)
 {
     Placement p;
     const int k = static_cast<int>(stages.size());
@@ -56,7 +56,9 @@ Placement scorePlacement(const PipelineModel& model, std::vector<Stage> stages)
     }
     if (total != model.layers())
         return p;
-    p.iterationS = iterationTimeS(model, stages);
+    p.iterationS = iterationTimeS(model, stages, cutoffS);
+    if (!(p.iterationS < cutoffS))
+        return Placement{};
     p.stages = std::move(stages);
     p.valid = true;
     return p;

@@ -53,14 +53,21 @@ ProvisionResult provisionGpus(const ProvisionJob& job, const std::vector<PoolGpu
     case Strategy::Optimal:
         return provisionOptimal(job, pool, source, options, cancel);
     case Strategy::WhalePlus:
-        return allocate(job, pool, source, options, whalePlace, cancel);
+        return allocate(job, pool, source, options,
+                        [](const PipelineModel& m, const std::vector<int>& t, double cut) { return whalePlace(m, t, cut); },
+                        cancel);
     case Strategy::HphPlus:
-        return allocate(job, pool, source, options, hphPlace, cancel);
+        return allocate(job, pool, source, options,
+                        [](const PipelineModel& m, const std::vector<int>& t, double cut) { return hphPlace(m, t, cut); },
+                        cancel);
     case Strategy::Espresso:
         break;
     }
     return allocate(job, pool, source, options,
-                    [](const PipelineModel& m, const std::vector<int>& types) { return cmrPlace(m, types); }, cancel);
+                    [](const PipelineModel& m, const std::vector<int>& types, double cut) {
+                        return cmrPlace(m, types, nullptr, cut);
+                    },
+                    cancel);
 }
 
 } // namespace orrery::provision

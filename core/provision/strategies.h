@@ -14,7 +14,7 @@ ProvisionResult provisionSiaPlus(const ProvisionJob& job, const std::vector<Pool
                                  const std::atomic<bool>* cancel = nullptr);
 
 /** The best stage order and layer split of a multiset under the 1F1B estimator (exhaustive, bounded). */
-Placement exhaustivePlace(const PipelineModel& model, const std::vector<int>& types);
+Placement exhaustivePlace(const PipelineModel& model, const std::vector<int>& types, double cutoffS = INFINITY);
 
 /** Worst-case size of the Optimal search: GPU orders (distinct stage permutations) it may visit. */
 struct OptimalEstimate

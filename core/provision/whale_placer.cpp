@@ -18,7 +18,7 @@ std::vector<int> whaleOrder(const PipelineModel& model, std::vector<int> types)
     return types;
 }
 
-Placement whalePlace(const PipelineModel& model, const std::vector<int>& types)
+Placement whalePlace(const PipelineModel& model, const std::vector<int>& types, double cutoffS)
 {
     const std::vector<int> order = whaleOrder(model, types);
     const int k = static_cast<int>(order.size());
@@ -69,7 +69,7 @@ Placement whalePlace(const PipelineModel& model, const std::vector<int>& types)
     stages.reserve(static_cast<std::size_t>(k));
     for (int s = 0; s < k; ++s)
         stages.push_back({order[static_cast<std::size_t>(s)], layers[static_cast<std::size_t>(s)]});
-    return scorePlacement(model, std::move(stages));
+    return scorePlacement(model, std::move(stages), cutoffS);
 }
 
 Placement evenPlace(const PipelineModel& model, const std::vector<int>& types)
