@@ -119,12 +119,23 @@ public:
             m_beta.push_back(model.fragmentedLayers(t, options.fragmentation));
         }
         m_memLower = lowerMemory();
+        const int n = static_cast<int>(m_order.size());
+        m_quotaAfter.assign(static_cast<std::size_t>(n), 0);
+        for (int j = n - 2; j >= 0; --j)
+            m_quotaAfter[static_cast<std::size_t>(j)] =
+                m_quotaAfter[static_cast<std::size_t>(j) + 1] + m_quota[static_cast<std::size_t>(j) + 1];
+        for (int j = 0; j < n; ++j) {
+            m_byRate.push_back(j);
+            m_byMem.push_back(j);
+        }
+        std::stable_sort(m_byRate.begin(), m_byRate.end(), [&](int a, int b) { return m_rate[static_cast<std::size_t>(a)] > m_rate[static_cast<std::size_t>(b)]; });
+        std::stable_sort(m_byMem.begin(), m_byMem.end(), [&](int a, int b) { return m_mem[static_cast<std::size_t>(a)] > m_mem[static_cast<std::size_t>(b)]; });
     }
 
     void run()
     {
         const int n = static_cast<int>(m_order.size());
-        pushNode(std::vector<int>(static_cast<std::size_t>(n), 0), 0, 0, 0.0);
+        pushNode(-1, 0, 0, 0, 0);
         while (!m_heap.empty()) {
             const HeapEntry top = m_heap.top();
             m_heap.pop();
@@ -153,11 +164,11 @@ public:
             }
             const int type = node.i;
             const int yMax = std::min(m_k - node.s, m_quota[static_cast<std::size_t>(type)]);
-            for (int y = 0; y <= yMax; ++y) {
-                std::vector<int> counts = countsOf(node);
-                counts[static_cast<std::size_t>(type)] = y;
-                pushNode(std::move(counts), node.s + y, node.i + 1, 0.0);
-            }
+            // A child whose missing stages exceed what the later types' quotas can supply is a dead
+            // end, not a plan: it is never pushed (this is not one of the paper's pruning rules).
+            const int yMin = std::max(0, m_k - node.s - m_quotaAfter[static_cast<std::size_t>(type)]);
+            for (int y = yMin; y <= yMax; ++y)
+                pushNode(node.offset, type, y, node.s + y, node.i + 1);
         }
     }
 
@@ -169,32 +180,32 @@ private:
         int i;      // next type position to branch on
     };
 
-    std::vector<int> countsOf(const Node& node) const
+    /** Appends a child of the node whose counts start at `parent` (-1: the root), with y stages of `type`. */
+    void pushNode(int parent, int type, int y, int s, int i)
     {
-        const auto begin = m_counts.begin() + node.offset;
-        return {begin, begin + static_cast<long>(m_order.size())};
-    }
-
-    void pushNode(std::vector<int> counts, int s, int i, double)
-    {
-        const double prio = s == 0 && i == 0 ? 0.0 : upperCost(counts, s);
-        Node node{static_cast<int>(m_counts.size()), s, i};
-        m_counts.insert(m_counts.end(), counts.begin(), counts.end());
-        m_nodes.push_back(node);
+        const std::size_t n = m_order.size();
+        const auto offset = m_counts.size();
+        m_counts.resize(offset + n, 0);
+        if (parent >= 0)
+            std::copy_n(m_counts.begin() + parent, n, m_counts.begin() + static_cast<long>(offset));
+        m_counts[offset + static_cast<std::size_t>(type)] = y;
+        const double prio = parent < 0 ? 0.0 : upperCost(m_counts.data() + offset, s);
+        m_nodes.push_back({static_cast<int>(offset), s, i});
         m_heap.push({prio, m_seq++, static_cast<int>(m_nodes.size() - 1)});
     }
 
     /** Eq. (4) with Eqs. (5)-(7): fill the missing stages homogeneously with each type, keep the cheapest. */
-    double upperCost(const std::vector<int>& counts, int s) const
+    double upperCost(const int* counts, int s) const
     {
+        const std::size_t n = m_order.size();
         double sumRate = 0, price = 0;
-        for (std::size_t j = 0; j < counts.size(); ++j) {
+        for (std::size_t j = 0; j < n; ++j) {
             sumRate += counts[j] * m_rate[j];
             price += counts[j] * m_price[j];
         }
         const int missing = m_k - s;
         double best = INFINITY;
-        for (std::size_t j = 0; j < counts.size(); ++j) {
+        for (std::size_t j = 0; j < n; ++j) {
             if (missing > 0 && m_quota[j] - counts[j] < missing)
                 continue;
             const double t = m_model.lowerIterationS(sumRate + missing * m_rate[j], m_k, m_model.layers());
@@ -210,9 +221,28 @@ private:
         return m_model.job().iterations * iterationS * m_model.dp() * stagePricePerHour / 3600.0;
     }
 
-    /** CP's c_lower: the layers beta-fragmented memory can host, at the partial plan's own speed and price. */
+    /**
+     * CP's c_lower. Paper: the layers beta-fragmented memory can host, at the partial plan's own
+     * speed and price. Default: a valid bound. Any completion runs all L layers, and the estimator's
+     * iteration is at least m * L * flops / (sum of rates) (the busiest stage alone); its price per
+     * rate is at least the smaller of the partial plan's and the cheapest reachable type's (types
+     * are branched by ascending c/r), by the mediant inequality.
+     */
     double lowerCost(const Node& node) const
     {
+        if (m_options.validBounds) {
+            double sumRate = 0, price = 0;
+            for (std::size_t j = 0; j < m_order.size(); ++j) {
+                const int c = m_counts[static_cast<std::size_t>(node.offset) + j];
+                sumRate += c * m_rate[j];
+                price += c * m_price[j];
+            }
+            double pricePerRate = sumRate > 0 ? price / sumRate : INFINITY;
+            if (node.s < m_k && node.i < static_cast<int>(m_order.size()))
+                pricePerRate = std::min(pricePerRate, m_price[static_cast<std::size_t>(node.i)] / m_rate[static_cast<std::size_t>(node.i)]);
+            const double work = m_model.layers() * m_model.layerFlops() * m_model.microBatches();
+            return m_model.job().iterations * m_model.dp() * work * pricePerRate / 3600.0;
+        }
         double sumRate = 0, price = 0;
         long long hosted = 0;
         for (std::size_t j = 0; j < m_order.size(); ++j) {
@@ -234,36 +264,36 @@ private:
     {
         const int n = static_cast<int>(m_order.size());
         double sumRate = 0, mem = 0;
-        std::vector<int> left(static_cast<std::size_t>(n), 0);
         for (int j = 0; j < n; ++j) {
             const int c = m_counts[static_cast<std::size_t>(node.offset + j)];
             sumRate += c * m_rate[static_cast<std::size_t>(j)];
             mem += c * m_mem[static_cast<std::size_t>(j)];
-            if (j >= node.i)
-                left[static_cast<std::size_t>(j)] = m_quota[static_cast<std::size_t>(j)];
         }
         const int missing = m_k - node.s;
-        auto fill = [&](const std::vector<double>& value) {
-            std::vector<int> idx;
-            for (int j = node.i; j < n; ++j)
-                idx.push_back(j);
-            std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) { return value[static_cast<std::size_t>(a)] > value[static_cast<std::size_t>(b)]; });
+        // Greedy completion by decreasing value, within the quota of the types not yet branched on.
+        auto fill = [&](const std::vector<int>& byValue, const std::vector<double>& value) {
             double total = 0;
             int need = missing;
-            for (int j : idx) {
-                const int take = std::min(need, left[static_cast<std::size_t>(j)]);
+            for (int j : byValue) {
+                if (need == 0)
+                    break;
+                if (j < node.i)
+                    continue;
+                const int take = std::min(need, m_quota[static_cast<std::size_t>(j)]);
                 total += take * value[static_cast<std::size_t>(j)];
                 need -= take;
             }
             return need > 0 ? -1.0 : total;
         };
-        const double fastRate = fill(m_rate);
+        const double fastRate = fill(m_byRate, m_rate);
         if (fastRate < 0)
             return true; // the reachable types cannot complete the plan
-        const double tLower = m_model.lowerIterationS(sumRate + fastRate, m_k, m_model.layers());
+        const double tLower = m_options.validBounds
+            ? m_model.layers() * m_model.layerFlops() * m_model.microBatches() / (sumRate + fastRate)
+            : m_model.lowerIterationS(sumRate + fastRate, m_k, m_model.layers());
         if (tLower > m_state.iterationSloS())
             return true;
-        return mem + fill(m_mem) < m_memLower;
+        return mem + fill(m_byMem, m_mem) < m_memLower;
     }
 
     /** m_lower: memory of one replica of an even homogeneous k-stage split (least over the types). */
@@ -271,6 +301,15 @@ private:
     {
         const int L = m_model.layers();
         double best = INFINITY;
+        if (m_options.validBounds) {
+            // Every stage keeps at least one micro-batch in flight and holds its fixed parts once.
+            for (int t : m_order) {
+                const auto& p = m_model.profile(t);
+                best = std::min(best, L * (p.layer.staticBytes + p.layer.activationBytes) + p.embedding.staticBytes
+                                          + p.head.staticBytes + m_k * p.reservedBytes);
+            }
+            return best;
+        }
         for (int t : m_order) {
             double sum = 0;
             for (int s = 0; s < m_k; ++s)
@@ -312,6 +351,8 @@ private:
     std::vector<int> m_quota;
     std::vector<double> m_rate, m_price, m_mem;
     std::vector<int> m_beta;
+    std::vector<int> m_byRate, m_byMem; // type positions by decreasing r_t and M(t)
+    std::vector<int> m_quotaAfter;      // stages the types after position j can still supply
     double m_memLower = 0;
     std::vector<int> m_counts;
     std::vector<Node> m_nodes;

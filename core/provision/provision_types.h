@@ -90,6 +90,15 @@ struct ProvisionOptions
     bool costPruning = true;          ///< CP
     bool timeCapacityPruning = true;  ///< TCP
     double fragmentation = 0.8;       ///< beta, the usable share of memory in CP
+    /**
+     * false (default): CP and TCP as the paper defines them (c_lower from the
+     * beta-fragmented layers, t_lower from Eq. 5 with its bubble ratio, m_lower
+     * from an even split): heuristics that can cut a plan cheaper than the one
+     * returned. true: provably valid bounds instead (no bubble, all L layers at
+     * the best reachable price per FLOP, the least memory any split needs):
+     * never cuts a better plan, but prunes far less.
+     */
+    bool validBounds = false;
     bool recordEvaluated = false;     ///< keep every complete plan evaluated (scatter)
     /** Optimal refuses to start when its worst-case estimate exceeds this (seconds). */
     double optimalBudgetS = 3600;

@@ -344,14 +344,17 @@ private slots:
     void pruningNeverCutsABetterPlan()
     {
         // With the exhaustive placer, a search with a pruning rule on must return Optimal's plan:
-        // every plan the rule cut was no cheaper than the one returned.
+        // every plan the rule cut was no cheaper than the one returned. This holds for the valid
+        // bounds; the paper's CP and TCP formulas are heuristics and RapidCheck finds instances
+        // where they cut the optimum (docs/models/espresso.md), so they are measured, not asserted.
         for (int mask : {3, 5, 7}) {
             const std::string name = mask == 3 ? "CP" : mask == 5 ? "TCP" : "CP+TCP";
             ORRERY_CHECK_PROPERTY(name + " never prunes a plan cheaper than the one returned", [mask] {
                 auto in = orrery::test::genSmallInstance();
                 const auto best = provisionGpus(in.job, in.pool, in.source, opts(Strategy::Optimal));
-                const auto tree = allocate(in.job, in.pool, in.source,
-                                           opts(Strategy::Espresso, true, mask & 2, mask & 4), exhaustivePlace);
+                auto o = opts(Strategy::Espresso, true, mask & 2, mask & 4);
+                o.validBounds = true;
+                const auto tree = allocate(in.job, in.pool, in.source, o, exhaustivePlace);
                 RC_ASSERT(tree.feasible == best.feasible);
                 if (best.feasible)
                     RC_ASSERT(std::abs(tree.plan.cost - best.plan.cost) <= 1e-9 * best.plan.cost);
