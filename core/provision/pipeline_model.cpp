@@ -83,13 +83,6 @@ double PipelineModel::stageMemoryBytes(int type, int layers, int s, int k) const
     return bytes + working;
 }
 
-int PipelineModel::maxLayers(int type, int s, int k) const
-{
-    if (k >= 1 && k <= layers() && s >= 0 && s < k)
-        return m_maxLayers[lmIndex(type, s, k)];
-    return computeMaxLayers(type, s, k);
-}
-
 int PipelineModel::computeMaxLayers(int type, int s, int k) const
 {
     const auto& p = profile(type);

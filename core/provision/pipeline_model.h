@@ -51,7 +51,12 @@ public:
     /** Memory of a stage holding `layers` layers at position s of k on one GPU. */
     double stageMemoryBytes(int type, int layers, int s, int k) const;
     /** l_m: the most layers type t holds at position s of k (0 when not even the fixed parts fit). */
-    int maxLayers(int type, int s, int k) const;
+    int maxLayers(int type, int s, int k) const
+    {
+        if (k >= 1 && k <= layers() && s >= 0 && s < k)
+            return m_maxLayers[lmIndex(type, s, k)];
+        return computeMaxLayers(type, s, k);
+    }
     /** Layers that fit in beta * M(t) with one micro-batch in flight (cost pruning's l_beta). */
     int fragmentedLayers(int type, double beta) const;
 
