@@ -330,7 +330,10 @@ private:
         // Unless the scatter wants every plan, a placement only matters if it can beat the
         // incumbent's cost and meet the SLO.
         double cutoff = INFINITY;
-        if (!m_options.recordEvaluated) {
+        if (m_state.seekFastest) {
+            const ProvisionPlan* fastest = m_state.fastest();
+            cutoff = fastest ? fastest->iterationS * (1 + 1e-12) : INFINITY;
+        } else if (!m_options.recordEvaluated) {
             double price = 0;
             for (int t : types)
                 price += m_model.price(t);
@@ -395,8 +398,10 @@ ProvisionResult allocate(const ProvisionJob& job, const std::vector<PoolGpu>& po
         ProvisionJob relaxed = job;
         relaxed.sloS = 0;
         ProvisionOptions quiet = options;
-        quiet.recordEvaluated = true; // place every plan in full: the fastest is wanted, not the cheapest
+        quiet.recordEvaluated = false;
+        quiet.costPruning = false; // the fastest plan is wanted, not the cheapest
         SearchState second(relaxed, pool, quiet, cancel);
+        second.seekFastest = true;
         search(relaxed, pool, source, quiet, placer, second);
         if (const ProvisionPlan* fastest = second.fastest()) {
             result.hasPlan = true;

@@ -66,6 +66,8 @@ public:
     }
 
     SearchStats& stats() { return m_result.stats; }
+    /** Set for the no-deadline re-run that looks for the fastest plan rather than the cheapest. */
+    bool seekFastest = false;
     /** The fastest valid plan seen so far, SLO or not; nullptr when none. */
     const ProvisionPlan* fastest() const { return m_fastestSet ? &m_fastest : nullptr; }
 
