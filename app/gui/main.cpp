@@ -11,6 +11,8 @@
 
 int main(int argc, char** argv)
 {
+    // The resources live in the static orrery_gui library, so they must be registered by hand.
+    Q_INIT_RESOURCE(orrery);
     QApplication app(argc, argv);
     QApplication::setApplicationName("Orrery");
     QApplication::setOrganizationName("Orrery");
