@@ -95,15 +95,7 @@ void runImport(const ImportArgs& a)
     if (!a.referenceGpu.empty())
         s.options.referenceGpu = catalog.at(a.referenceGpu).name;
 
-    workload::TraceOptions o;
-    o.limit = limit;
-    if (a.format == "gavel" && !a.throughputs.empty())
-        o.gavel.referenceStepsPerS = workload::gavelReferenceRates(a.throughputs);
-    if (a.format == "pai")
-        o.pairedPath = a.paiJobs;
-    workload::TraceRead read = workload::readTrace(a.format, a.file, o);
-    io::assignUniqueIds(read.jobs);
-
+    // The cluster first: a bad --cluster should not wait for a large trace to be read.
     std::vector<hardware::NodeGroup> groups;
     std::string clusterSource;
     if (!a.cluster.empty()) {
@@ -126,6 +118,16 @@ void runImport(const ImportArgs& a)
         groups = hardware::parseClusterSpec(spec, defaultGpusPerNode(a), catalog);
         clusterSource = "default " + spec;
     }
+
+    workload::TraceOptions o;
+    o.limit = limit;
+    if (a.format == "gavel" && !a.throughputs.empty())
+        o.gavel.referenceStepsPerS = workload::gavelReferenceRates(a.throughputs);
+    if (a.format == "pai")
+        o.pairedPath = a.paiJobs;
+    workload::TraceRead read = workload::readTrace(a.format, a.file, o);
+    io::assignUniqueIds(read.jobs);
+
     s.cluster = hardware::Cluster(groups, hardware::Link{hardware::LinkKind::Ethernet, 25.0 / 8.0, 5.0}, catalog);
 
     s.name = a.name.empty() ? fmt::format("{} trace {}", a.format, util::baseName(a.file)) : a.name;
