@@ -25,7 +25,9 @@ struct TraceRead
  */
 inline void sortAndLimit(std::vector<Job>& jobs, std::optional<int> limit)
 {
-    std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.arrivalS < b.arrivalS; });
+    const auto byArrival = [](const Job& a, const Job& b) { return a.arrivalS < b.arrivalS; };
+    if (!std::is_sorted(jobs.begin(), jobs.end(), byArrival))
+        std::stable_sort(jobs.begin(), jobs.end(), byArrival);
     if (limit && static_cast<std::size_t>(*limit) < jobs.size())
         jobs.resize(static_cast<std::size_t>(*limit));
 }
