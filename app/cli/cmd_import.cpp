@@ -29,8 +29,8 @@ struct ImportArgs
     std::string file;
     std::string output;
     std::string cluster;
-    std::string nodes;      // openb node list / PAI machine table
-    std::string paiJobs;    // PAI job table
+    std::string nodes;   // openb node list / PAI machine table
+    std::string paiJobs; // PAI job table
     std::string throughputs;
     std::string referenceGpu;
     std::string name;
@@ -75,9 +75,9 @@ std::string defaultClusterSpec(const ImportArgs& a, const std::string& reference
     if (a.format == "gavel")
         return "v100:36,p100:36,k80:36"; // Gavel's reference experiment
     if (a.format == "philly")
-        return referenceGpu + ":2816/8";  // 352 Philly VC nodes x 8 GPUs (Helios' QSSF setting)
+        return referenceGpu + ":2816/8"; // 352 Philly VC nodes x 8 GPUs (Helios' QSSF setting)
     if (a.format == "helios")
-        return referenceGpu + ":1024/8";  // a Venus/Earth-sized cluster (1,022 / 997 GPUs)
+        return referenceGpu + ":1024/8"; // a Venus/Earth-sized cluster (1,022 / 997 GPUs)
     return {};
 }
 
@@ -166,9 +166,7 @@ void registerImportCommand(CLI::App& app)
 {
     auto a = std::make_shared<ImportArgs>();
     auto* cmd = app.add_subcommand("import", "Turn a job trace into a scenario file (jobs inline, with a cluster)");
-    cmd->add_option("--format", a->format, "Trace format")
-        ->required()
-        ->check(CLI::IsMember(workload::traceFormats()));
+    cmd->add_option("--format", a->format, "Trace format")->required()->check(CLI::IsMember(workload::traceFormats()));
     cmd->add_option("file", a->file,
                     "Trace file: Gavel .trace, openb pod list, PAI task table, Helios cluster_log.csv, Philly "
                     "philly.csv or cluster_job_log JSON")

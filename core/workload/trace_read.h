@@ -13,8 +13,8 @@ namespace orrery::workload {
 struct TraceRead
 {
     std::vector<Job> jobs;
-    int rows = 0;    ///< data rows (or JSON entries) read
-    int skipped = 0; ///< rows that are not GPU jobs Orrery can run (CPU-only, never ran...)
+    int rows = 0;           ///< data rows (or JSON entries) read
+    int skipped = 0;        ///< rows that are not GPU jobs Orrery can run (CPU-only, never ran...)
     std::string skippedWhy; ///< one line, e.g. "1088 CPU-only pods"
 };
 

@@ -42,8 +42,8 @@ private slots:
         if (trace.empty() || tputs.empty())
             QSKIP("shared data not present");
         const std::string scenario = out("gavel.json");
-        const auto r = runCommand({cliPath(), "import", "--format", "gavel", trace, "--throughputs", tputs,
-                                   "--cluster", "v100:36,p100:36,k80:36", "--gavel-compat", "-o", scenario, "--json"});
+        const auto r = runCommand({cliPath(), "import", "--format", "gavel", trace, "--throughputs", tputs, "--cluster",
+                                   "v100:36,p100:36,k80:36", "--gavel-compat", "-o", scenario, "--json"});
         QCOMPARE(r.exitCode, 0);
         const auto summary = nlohmann::json::parse(r.out);
         QCOMPARE(summary["jobs"].get<int>(), 1000);
@@ -129,11 +129,11 @@ private slots:
         QVERIFY2(p.err.find("bad.csv:2: num_gpus: expected a non-negative integer, got \"one\"") != std::string::npos,
                  p.err.c_str());
 
-        const auto c = runCommand({cliPath(), "import", "--format", "philly", csv, "--cluster", "v100:3x", "-o",
-                                   out("never.json")});
+        const auto c = runCommand(
+            {cliPath(), "import", "--format", "philly", csv, "--cluster", "v100:3x", "-o", out("never.json")});
         QCOMPARE(c.exitCode, 2);
-        const auto u = runCommand({cliPath(), "import", "--format", "helios", csv, "--cluster", "v101:8", "-o",
-                                   out("never.json")});
+        const auto u = runCommand(
+            {cliPath(), "import", "--format", "helios", csv, "--cluster", "v101:8", "-o", out("never.json")});
         QCOMPARE(u.exitCode, 2);
         QVERIFY2(u.err.find("cluster spec item \"v101:8\": unknown GPU type \"v101\"") != std::string::npos,
                  u.err.c_str());
