@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -72,8 +73,43 @@ struct RunWriter::Impl
         row();
     }
 
+    static std::uint64_t mix(std::uint64_t h, const sim::AllocationInterval& iv)
+    {
+        const auto bits = [](double d) {
+            std::uint64_t u = 0;
+            std::memcpy(&u, &d, sizeof u);
+            return u;
+        };
+        for (const std::uint64_t v : {static_cast<std::uint64_t>(iv.job), static_cast<std::uint64_t>(iv.gpu),
+                                      bits(iv.startS), bits(iv.endS)})
+            h = (h ^ v) * 0x100000001b3ULL;
+        return h;
+    }
+
+    /**
+     * The simulator may reorder its intervals when a run ends (e.g. sorted by GPU). What was
+     * written must then be replaced, or rows would be missing and duplicated; a fingerprint of
+     * the written prefix detects it without keeping a copy.
+     */
+    void checkIntervalPrefix(const sim::RunResult& r)
+    {
+        std::uint64_t h = 0xcbf29ce484222325ULL;
+        for (std::size_t i = 0; i < intervalsWritten && i < r.intervals.size(); ++i)
+            h = mix(h, r.intervals[i]);
+        if (r.intervals.size() >= intervalsWritten && h == intervalsHash)
+            return;
+        begin();
+        Statement del(db, "DELETE FROM intervals WHERE run_id = ?1");
+        del.bind(1, runId);
+        del.run();
+        intervalsWritten = 0;
+        intervalsHash = 0xcbf29ce484222325ULL;
+    }
+
     void write(const sim::RunResult& r, bool allJobs)
     {
+        if (allJobs)
+            checkIntervalPrefix(r);
         for (; intervalsWritten < r.intervals.size(); ++intervalsWritten) {
             const auto& iv = r.intervals[intervalsWritten];
             begin();
@@ -83,6 +119,7 @@ struct RunWriter::Impl
                 .bind(5, iv.startS)
                 .bind(6, iv.endS);
             interval.run();
+            intervalsHash = mix(intervalsHash, iv);
             row();
         }
         std::string byType;
@@ -153,6 +190,7 @@ struct RunWriter::Impl
     std::optional<Transaction> tx;
     int pending = 0;
     std::size_t intervalsWritten = 0, samplesWritten = 0, decisionsWritten = 0;
+    std::uint64_t intervalsHash = 0xcbf29ce484222325ULL;
     std::vector<char> jobWritten;
     bool done = false;
 };

@@ -18,8 +18,10 @@ class Connection;
  *
  * sync() takes the growing RunResult and writes only what is new: intervals,
  * utilisation samples and decisions past those already written (they are
- * append-only), and job records once they are final (finished). finish()
- * writes the remaining jobs and the run's summary and status.
+ * append-only while the run goes on), and job records once they are final
+ * (finished). finish() writes the remaining jobs and the run's summary and
+ * status; if the final result orders its intervals differently from what was
+ * synced, the run's intervals are rewritten in the final order.
  *
  * A writer destroyed before finish()/fail() marks its run failed
  * ("writer closed before the run ended"), so no run stays `running` once its
