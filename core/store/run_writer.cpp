@@ -1,5 +1,6 @@
 #include "store/run_writer.h"
 
+#include "store/gpu_types_table.h"
 #include "store/run_summary.h"
 #include "store/sqlite.h"
 #include "store/timestamp.h"
@@ -17,8 +18,8 @@ struct RunWriter::Impl
     Impl(Connection& c, std::int64_t id, int batch)
         : db(c), runId(id), batchRows(batch),
           job(c, "INSERT OR REPLACE INTO jobs (run_id, job_index, job_id, model, user, arrival_s, start_s, end_s, "
-                 "gpus, gpu_type, restarts, gpu_seconds, cost_usd, ideal_s) "
-                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"),
+                 "gpus, gpu_type, restarts, gpu_seconds, cost_usd, ideal_s, nodes, demand, excluded_from_average) "
+                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"),
           interval(c, "INSERT INTO intervals (run_id, interval_index, job_index, gpu, start_s, end_s) "
                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"),
           utilization(c, "INSERT INTO utilization (run_id, sample_index, time_s, busy_gpus, busy_by_type) "
@@ -68,7 +69,10 @@ struct RunWriter::Impl
             .bind(11, j.restarts)
             .bind(12, j.gpuSeconds)
             .bind(13, j.costUsd)
-            .bind(14, j.idealS);
+            .bind(14, j.idealS)
+            .bind(15, j.nodes)
+            .bind(16, j.demand)
+            .bind(17, j.excludedFromAverage ? 1 : 0);
         job.run();
         row();
     }
@@ -163,8 +167,8 @@ struct RunWriter::Impl
     {
         begin();
         Statement update(db, "UPDATE runs SET status = ?2, error = ?3, finished_at = ?4, job_count = ?5, "
-                             "finished_job_count = ?6, avg_jct_s = ?7, makespan_s = ?8, cost_usd = ?9, sim_wall_s = ?10 "
-                             "WHERE id = ?1");
+                             "finished_job_count = ?6, avg_jct_s = ?7, makespan_s = ?8, cost_usd = ?9, sim_wall_s = ?10, "
+                             "events = ?11, total_gpus = coalesce(?12, total_gpus) WHERE id = ?1");
         update.bind(1, runId).bind(2, toString(status)).bind(4, utcNowIso());
         if (error.empty())
             update.bindNull(3);
@@ -173,9 +177,12 @@ struct RunWriter::Impl
         if (result) {
             const RunSummary s = summarize(*result);
             update.bind(5, s.jobCount).bind(6, s.finishedJobCount).bind(7, s.avgJctS).bind(8, s.makespanS)
-                .bind(9, s.costUsd).bind(10, s.wallS);
+                .bind(9, s.costUsd).bind(10, s.wallS).bind(11, static_cast<std::int64_t>(result->events))
+                .bind(12, result->totalGpus);
+            // The result is the authority on the cluster it ran on.
+            writeGpuTypes(db, runId, result->gpuTypes, result->gpusByType, result->priceUsdPerHourByType);
         } else {
-            for (int i = 5; i <= 10; ++i)
+            for (int i = 5; i <= 12; ++i)
                 update.bindNull(i);
         }
         update.run();
