@@ -1,7 +1,7 @@
 #include "store/run_writer.h"
 
+#include "metrics/metrics.h"
 #include "store/gpu_types_table.h"
-#include "store/run_summary.h"
 #include "store/sqlite.h"
 #include "store/timestamp.h"
 
@@ -175,9 +175,13 @@ struct RunWriter::Impl
         else
             update.bind(3, error);
         if (result) {
-            const RunSummary s = summarize(*result);
-            update.bind(5, s.jobCount).bind(6, s.finishedJobCount).bind(7, s.avgJctS).bind(8, s.makespanS)
-                .bind(9, s.costUsd).bind(10, s.wallS).bind(11, static_cast<std::int64_t>(result->events))
+            const metrics::Summary s = metrics::summarize(*result);
+            update.bind(5, s.jobs)
+                .bind(6, s.jobsCompleted)
+                .bind(7, s.jobsCompleted > 0 ? std::optional<double>(s.avgJctS) : std::nullopt)
+                .bind(8, s.makespanS)
+                .bind(9, s.costUsd)
+                .bind(10, s.wallS).bind(11, static_cast<std::int64_t>(result->events))
                 .bind(12, result->totalGpus);
             // The result is the authority on the cluster it ran on.
             writeGpuTypes(db, runId, result->gpuTypes, result->gpusByType, result->priceUsdPerHourByType);
@@ -230,10 +234,6 @@ std::int64_t RunWriter::runId() const
 void RunWriter::sync(const sim::RunResult& partial)
 {
     m->write(partial, false);
-}
-
-void RunWriter::flush()
-{
     m->commit();
 }
 

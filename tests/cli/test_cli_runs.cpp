@@ -187,7 +187,7 @@ private slots:
         QCOMPARE(doc["gpus"].size(), std::size_t(20));
         QCOMPARE(doc["utilization"].size(), std::size_t(120));
         QCOMPARE(doc["decisions"].size(), std::size_t(120));
-        QCOMPARE(doc["metrics"]["finished_jobs"].get<double>(), 118.0);
+        QCOMPARE(doc["metrics"]["jobs_completed"].get<double>(), 118.0);
         QCOMPARE(doc["run"]["policy"].get<std::string>(), std::string("fifo"));
         QCOMPARE(doc["scenario"]["name"].get<std::string>(), std::string("synthetic"));
         QVERIFY(doc["jobs"][119]["end_s"].is_null());

@@ -382,18 +382,19 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, s.loadRun(other));
     }
 
-    void batchesAreCommittedAsTheyFill()
+    void syncsAreCommittedAsTheyHappen()
     {
         const auto p = path("batches.sqlite");
         store::RunStore s(p);
         auto writer = s.beginRun(info(), 4);
         auto run = smallRun();
         run.jobs.resize(2); // j2 has not arrived yet
-        writer.sync(run);   // 5 intervals + 4 samples + 3 decisions + 2 finished jobs = 14 rows: 3 batches of 4
+        run.jobs[1].endS = -1; // j1 still runs: its record is not final
+        writer.sync(run);   // 5 intervals + 4 samples + 3 decisions + 1 finished job, in batches of 4
         store::RunStore reader(p);
         const auto committed = count(reader, "SELECT (SELECT count(*) FROM intervals) + (SELECT count(*) FROM utilization)"
                                              " + (SELECT count(*) FROM decisions) + (SELECT count(*) FROM jobs)");
-        QCOMPARE(committed, std::int64_t(12));
+        QCOMPARE(committed, std::int64_t(13));
         QCOMPARE(reader.findRun(writer.runId())->status, store::RunStatus::Running); // its writer is alive
         writer.finish(smallRun(), store::RunStatus::Completed);
         QCOMPARE(count(reader, "SELECT count(*) FROM jobs"), std::int64_t(3));
@@ -424,7 +425,6 @@ private slots:
             auto writer = s.beginRun(info());
             id = writer.runId();
             writer.sync(smallRun());
-            writer.flush();
             // Pretend a process that no longer exists wrote it (pids never reach this value on Linux).
             s.connection().exec(fmt::format("UPDATE runs SET writer_pid = 2147483000 WHERE id = {}", id));
             // Leave it as a killed process would: no finish(), no destructor clean-up.
