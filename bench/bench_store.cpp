@@ -92,6 +92,17 @@ void BM_SimulateFifo(benchmark::State& state)
     setCounters(state, p.fifo);
 }
 
+/** A preemptive policy on the same workload, for scale. */
+void BM_SimulateTiresias(benchmark::State& state)
+{
+    const auto& p = prepared(static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        auto runs = sim::runPolicies(p.workload, {"tiresias"}, 1);
+        benchmark::DoNotOptimize(runs);
+    }
+    setCounters(state, p.fifo);
+}
+
 /** Storing a finished run in one go (RunStore::storeRun), into a new file. */
 void BM_StoreRun(benchmark::State& state)
 {
@@ -146,6 +157,7 @@ void BM_LoadRun(benchmark::State& state)
 } // namespace
 
 BENCHMARK(BM_SimulateFifo)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_SimulateTiresias)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_StoreRun)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_SimulateFifoStoringIncrementally)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_LoadRun)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);

@@ -163,6 +163,8 @@ RunStore::RunStore(const std::string& path) : m_path(path)
     m_db->exec("PRAGMA journal_mode = WAL");
     // In WAL mode NORMAL never corrupts the file; a power cut may only lose the last commits.
     m_db->exec("PRAGMA synchronous = NORMAL");
+    // A run is written in large transactions; a bigger page cache keeps them from spilling mid-way.
+    m_db->exec("PRAGMA cache_size = -32768");
     if (kind == Probe::Orrery)
         migrate(*m_db);
     recoverInterrupted();

@@ -58,14 +58,14 @@ struct RunWriter::Impl
     {
         begin();
         job.bind(2, static_cast<std::int64_t>(index))
-            .bind(3, j.id)
-            .bind(4, j.model)
-            .bind(5, j.user)
+            .bindStatic(3, j.id) // the record outlives the step below
+            .bindStatic(4, j.model)
+            .bindStatic(5, j.user)
             .bind(6, j.arrivalS)
             .bind(7, j.startS >= 0 ? std::optional<double>(j.startS) : std::nullopt)
             .bind(8, j.finished() ? std::optional<double>(j.endS) : std::nullopt)
             .bind(9, j.gpus)
-            .bind(10, j.gpuType)
+            .bindStatic(10, j.gpuType)
             .bind(11, j.restarts)
             .bind(12, j.gpuSeconds)
             .bind(13, j.costUsd)
@@ -137,7 +137,7 @@ struct RunWriter::Impl
             utilization.bind(2, static_cast<std::int64_t>(samplesWritten))
                 .bind(3, u.timeS)
                 .bind(4, u.busyGpus)
-                .bind(5, byType);
+                .bindStatic(5, byType);
             utilization.run();
             row();
         }
