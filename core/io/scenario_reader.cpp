@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <regex>
+#include <unordered_set>
 
 namespace orrery::io {
 
@@ -272,11 +273,12 @@ Scenario parse(const json& doc)
             const std::string path = indexPath(wo.childPath("jobs"), i);
             s.workload.jobs.push_back(readJob(JsonObject((*jobs)[i], path), i, models, catalog));
         }
+        // Imported traces put tens of thousands of jobs inline: a hash set, not a pairwise scan.
+        std::unordered_set<std::string> ids;
         for (std::size_t i = 0; i < s.workload.jobs.size(); ++i)
-            for (std::size_t j = 0; j < i; ++j)
-                if (s.workload.jobs[i].id == s.workload.jobs[j].id)
-                    throw Error("", indexPath(wo.childPath("jobs"), i) + ".id",
-                                "duplicate job id \"" + s.workload.jobs[i].id + "\"");
+            if (!ids.insert(s.workload.jobs[i].id).second)
+                throw Error("", indexPath(wo.childPath("jobs"), i) + ".id",
+                            "duplicate job id \"" + s.workload.jobs[i].id + "\"");
     }
     if (const json* t = wo.member("trace"))
         s.workload.trace = readTrace(JsonObject(*t, wo.childPath("trace")), catalog);
