@@ -4,7 +4,7 @@
 // down). A 5 ms QTimer measures the gaps between its ticks; a gap minus the
 // interval is a stall. Prints max / p99 / p50 stall and the paint times.
 //
-//   QT_QPA_PLATFORM=offscreen build/bench/gui_stall_probe [jobs] [intervals]
+//   QT_QPA_PLATFORM=offscreen build/bench/gui_stall_probe [jobs] [intervals] [seconds]
 #include "async/job_runner.h"
 #include "results/run_entry.h"
 #include "runs/simulate_function.h"
@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <vector>
 
 using namespace orrery;
@@ -63,6 +64,7 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     const int jobs = argc > 1 ? std::atoi(argv[1]) : 20000;
     const int wantIntervals = argc > 2 ? std::atoi(argv[2]) : 100000;
+    const int durationS = argc > 3 ? std::atoi(argv[3]) : 15;
 
     const io::Scenario scenario = bigScenario(jobs);
     // The Gantt's run: synthetic, sized to the requested interval count.
@@ -84,23 +86,34 @@ int main(int argc, char** argv)
     gantt.setRun(&entry);
     gantt.zoomToFit();
 
+    // The background work: the 20,000-job simulation, started again each time it ends, so that a
+    // simulation is running during the whole measurement (one takes well under the probe's duration).
     JobRunner runner;
-    bool done = false;
-    QString outcome;
-    QElapsedTimer simClock;
-    simClock.start();
     const SimulateFunction simulate = coreSimulateFunction();
-    runner.start<sim::RunResult>(
-        QStringLiteral("sim"), [simulate, scenario](TaskContext& ctx) { return simulate(scenario, "fifo", ctx); }, &app,
-        [&](sim::RunResult r) {
-            done = true;
-            outcome = QStringLiteral("%1 jobs simulated, %2 finished").arg(r.jobs.size()).arg(
-                std::count_if(r.jobs.begin(), r.jobs.end(), [](const sim::JobRecord& j) { return j.endS >= 0; }));
-        },
-        [&](const QString& e) {
-            done = true;
-            outcome = QStringLiteral("simulation failed: ") + e;
-        });
+    const char* policies[] = {"fifo", "sjf", "tiresias"};
+    int simulations = 0;
+    double simBusyS = 0;
+    QString outcome;
+    bool stopping = false;
+    QElapsedTimer simClock;
+    std::function<void()> startSimulation = [&] {
+        const std::string policy = policies[simulations % 3];
+        simClock.start();
+        runner.start<sim::RunResult>(
+            QStringLiteral("sim"), [simulate, scenario, policy](TaskContext& ctx) { return simulate(scenario, policy, ctx); }, &app,
+            [&](sim::RunResult r) {
+                ++simulations;
+                simBusyS += simClock.elapsed() / 1000.0;
+                outcome = QStringLiteral("%1 jobs, %2 finished (%3)")
+                              .arg(r.jobs.size())
+                              .arg(std::count_if(r.jobs.begin(), r.jobs.end(), [](const sim::JobRecord& j) { return j.finished(); }))
+                              .arg(QString::fromStdString(r.policy));
+                if (!stopping)
+                    startSimulation();
+            },
+            [&](const QString& e) { outcome = QStringLiteral("simulation failed: ") + e; });
+    };
+    startSimulation();
 
     // The probe.
     constexpr int kTickMs = 5;
@@ -132,19 +145,17 @@ int main(int argc, char** argv)
     });
     zoom.start(16);
 
-    QTimer stopper;
-    QObject::connect(&stopper, &QTimer::timeout, [&] {
-        if (done || simClock.elapsed() > 300000)
-            app.quit();
+    QTimer::singleShot(durationS * 1000, &app, [&] {
+        stopping = true;
+        app.quit();
     });
-    stopper.start(50);
     app.exec();
-    const double simS = simClock.elapsed() / 1000.0;
     runner.cancelAll();
     runner.waitForDone();
 
     std::printf("gantt intervals: %zu (synthetic run, %d GPUs)\n", run->intervals.size(), run->totalGpus);
-    std::printf("simulation: %s in %.1f s (%s)\n", qPrintable(outcome), simS, done ? "finished" : "stopped at 300 s");
+    std::printf("measured for %d s; simulations finished meanwhile: %d (last: %s), mean %.2f s each\n", durationS, simulations,
+                qPrintable(outcome), simulations ? simBusyS / simulations : 0.0);
     std::printf("zoom steps: %zu, paint ms: p50 %.2f  p99 %.2f  max %.2f\n", paintMs.size(), percentile(paintMs, 0.5),
                 percentile(paintMs, 0.99), percentile(paintMs, 1.0));
     std::printf("probe ticks: %zu (every %d ms), stall ms: p50 %.2f  p99 %.2f  max %.2f\n", stalls.size(), kTickMs,

@@ -145,12 +145,15 @@ QWidget* MemoryPlannerPanel::buildInputs()
     m_flash = new QCheckBox(tr("Flash attention"));
     m_flash->setChecked(true);
     m_seqParallel = new QCheckBox(tr("Sequence parallel"));
+    m_autocast = new QCheckBox(tr("PyTorch AMP (autocast)"));
+    m_autocast->setToolTip(tr("fp32 weights and gradients with half-precision copies, instead of Megatron-style half precision"));
     cf->addRow(tr("Precision"), m_precision);
     cf->addRow(tr("Optimizer"), m_optimizer);
     cf->addRow(tr("Recompute"), m_recompute);
     cf->addRow(tr("ZeRO"), m_zero);
     cf->addRow(m_flash);
     cf->addRow(m_seqParallel);
+    cf->addRow(m_autocast);
     v->addWidget(cfgBox);
 
     auto* parBox = new QGroupBox(tr("Layout (chart)"));
@@ -182,7 +185,7 @@ QWidget* MemoryPlannerPanel::buildInputs()
         connect(s, &QSpinBox::valueChanged, this, &MemoryPlannerPanel::recompute);
     for (QComboBox* c : {m_zero, m_recompute, m_precision, m_optimizer, m_rank})
         connect(c, &QComboBox::currentIndexChanged, this, &MemoryPlannerPanel::recompute);
-    for (QCheckBox* c : {m_flash, m_seqParallel, m_catalogTypes, m_pipelinePlans})
+    for (QCheckBox* c : {m_flash, m_seqParallel, m_autocast, m_catalogTypes, m_pipelinePlans})
         connect(c, &QCheckBox::toggled, this, &MemoryPlannerPanel::recompute);
     return w;
 }
@@ -233,6 +236,7 @@ workload::TrainingConfig MemoryPlannerPanel::currentConfig() const
     c.zeroStage = m_zero->currentData().toInt();
     c.flashAttention = m_flash->isChecked();
     c.sequenceParallel = m_seqParallel->isChecked();
+    c.autocast = m_autocast->isChecked() && c.precision != workload::Precision::FP32;
     return c;
 }
 

@@ -71,6 +71,7 @@ private:
     QComboBox* m_optimizer;
     QCheckBox* m_flash;
     QCheckBox* m_seqParallel;
+    QCheckBox* m_autocast;
     QCheckBox* m_catalogTypes;
     QCheckBox* m_pipelinePlans;
     QComboBox* m_rank;
