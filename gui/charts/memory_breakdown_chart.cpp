@@ -4,6 +4,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QStackedBarSeries>
@@ -14,15 +15,20 @@
 
 namespace orrery::gui {
 
-MemoryBreakdownChart::MemoryBreakdownChart(QWidget* parent) : QWidget(parent), m_chart(new QChart), m_view(new QChartView(m_chart))
+MemoryBreakdownChart::MemoryBreakdownChart(QWidget* parent)
+    : QWidget(parent), m_chart(new QChart), m_view(new QChartView(m_chart)), m_legend(new QLabel)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_chart->setAnimationOptions(QChart::NoAnimation); // redrawn on every keystroke: no animation lag
-    m_chart->legend()->setAlignment(Qt::AlignRight); // beside the bars: at the bottom the names get cut
+    m_chart->legend()->hide();
     m_chart->setTitle(tr("Memory per GPU"));
-    layout->addWidget(m_view);
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setAlignment(Qt::AlignCenter);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
 }
 
 void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, const std::vector<CapacityLine>& capacities)
@@ -43,6 +49,11 @@ void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, cons
                           {tr("optimizer"), memory.optimizerGiB, QColor(0x55, 0xa8, 0x68)},
                           {tr("activations"), memory.activationsGiB, QColor(0x81, 0x72, 0xb3)},
                           {tr("overhead"), memory.overheadGiB, QColor(0x93, 0x78, 0x60)}};
+    QStringList legend;
+    for (const Part& part : parts)
+        legend << QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;%3").arg(part.colour.name(), part.name).arg(part.giB, 0, 'f', 1);
+    legend << tr("<b>- -</b>&nbsp;capacity") << tr("<b style='color:#c01c28'>&#8212;</b>&nbsp;capacity,&nbsp;does&nbsp;not&nbsp;fit");
+    m_legend->setText(legend.join(QStringLiteral(" &nbsp; ")) + tr(" &nbsp; (GiB)"));
     auto* bars = new QStackedBarSeries;
     bars->setBarWidth(0.55);
     for (const Part& part : parts) {
@@ -60,7 +71,7 @@ void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, cons
     double top = total;
     for (const auto& c : capacities) {
         const bool oom = total > c.capacityGiB;
-        categories << QStringLiteral("%1\n%2 GiB%3").arg(c.label).arg(c.capacityGiB, 0, 'f', 0).arg(oom ? tr(" - OOM") : QString());
+        categories << (oom ? tr("%1 OOM").arg(c.label) : c.label);
         top = std::max(top, c.capacityGiB);
     }
     if (categories.isEmpty())
@@ -99,7 +110,7 @@ void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, cons
         line->attachAxis(y);
         bool& shown = oom ? oomLegend : fitLegend;
         for (auto* marker : m_chart->legend()->markers(line))
-            marker->setVisible(!shown);
+            marker->setVisible(false); // explained in the title: the legend is narrow beside the bars
         shown = true;
     }
 }

@@ -9,6 +9,7 @@
 
 class QChart;
 class QChartView;
+class QLabel;
 
 namespace orrery::gui {
 
@@ -36,6 +37,7 @@ public:
 private:
     QChart* m_chart;
     QChartView* m_view;
+    QLabel* m_legend; ///< rich text that wraps: Qt Charts' legend cuts names when the chart is narrow
 };
 
 } // namespace orrery::gui

@@ -3,7 +3,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
-#include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -22,7 +21,7 @@ ProvisionScatter::ProvisionScatter(QWidget* parent) : QWidget(parent), m_chart(n
     m_view->setRenderHint(QPainter::Antialiasing);
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->setTitle(tr("Plans evaluated: cost against training time"));
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setAlignment(Qt::AlignRight);
     layout->addWidget(m_view);
 }
 
@@ -115,26 +114,23 @@ void ProvisionScatter::setResult(const provision::ProvisionResult& result, doubl
 
     for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{misses, meets, front, chosen})
         m_chart->addSeries(s);
-    // Log axes: plans span orders of magnitude in time and cost.
-    auto* x = new QLogValueAxis;
-    x->setTitleText(tr("training time (h), log scale"));
+    // Linear axes from zero: a log axis over less than a decade shows no labels at all.
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("training time (h)"));
     x->setLabelFormat(QStringLiteral("%.3g"));
-    x->setBase(10);
-    x->setMinorTickCount(8);
-    auto* y = new QLogValueAxis;
-    y->setTitleText(tr("cost ($), log scale"));
-    y->setLabelFormat(QStringLiteral("%.3g"));
-    y->setBase(10);
-    y->setMinorTickCount(8);
-    const double lo = std::min(xMin, sloH > 0 ? sloH : xMin) / 1.3;
-    const double hi = std::max(xMax, sloH > 0 ? sloH : xMax) * 1.3;
-    x->setRange(lo, hi);
-    y->setRange(yMin / 1.3, yMax * 1.3);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("cost ($)"));
+    y->setLabelFormat(QStringLiteral("%.4g"));
+    const double hi = std::max(xMax, sloH > 0 ? sloH : xMax) * 1.08;
+    x->setRange(0, hi);
+    x->applyNiceNumbers();
+    y->setRange(0, yMax * 1.08);
+    y->applyNiceNumbers();
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     if (sloH > 0) {
-        slo->append(sloH, yMin / 1.3);
-        slo->append(sloH, yMax * 1.3);
+        slo->append(sloH, 0);
+        slo->append(sloH, y->max());
         m_chart->addSeries(slo);
     } else {
         delete slo;

@@ -31,7 +31,7 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Rank: return index.row() + 1;
-        case Gpu: return m_display.value(gpu, gpu);
+        case Gpu: return gpu; // short: the figures must stay in view; the tooltip has the full name
         case Count: return p.count;
         case Dp: return p.par.dp;
         case Tp: return p.par.tp;

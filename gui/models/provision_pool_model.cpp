@@ -71,7 +71,7 @@ QVariant ProvisionPoolModel::data(const QModelIndex& index, int role) const
         return r.used ? Qt::Checked : Qt::Unchecked;
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case Gpu: return QString::fromStdString(r.gpu.display.empty() ? r.gpu.name : r.gpu.display);
+        case Gpu: return QString::fromStdString(r.gpu.name); // short: quota and price must stay in view
         case Quota: return r.quota;
         case Price: return role == Qt::EditRole ? QVariant(r.price) : QVariant(QString::number(r.price, 'f', 2));
         default: return {};
@@ -80,7 +80,7 @@ QVariant ProvisionPoolModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole && !r.used)
         return QColor(0x80, 0x80, 0x80);
     if (role == Qt::ToolTipRole)
-        return QStringLiteral("%1: %2 GiB, %3 TFLOP/s").arg(QString::fromStdString(r.gpu.name)).arg(r.gpu.memoryGiB).arg(r.gpu.fp16TFlops);
+        return QStringLiteral("%1: %2 GiB, %3 TFLOP/s").arg(QString::fromStdString(r.gpu.display.empty() ? r.gpu.name : r.gpu.display)).arg(r.gpu.memoryGiB).arg(r.gpu.fp16TFlops);
     if (role == Qt::TextAlignmentRole && index.column() != Gpu)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return {};

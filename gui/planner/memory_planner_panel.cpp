@@ -78,6 +78,7 @@ MemoryPlannerPanel::MemoryPlannerPanel(ScenarioDocument* document, QWidget* pare
     outSplit->addWidget(table);
     outSplit->setStretchFactor(0, 3);
     outSplit->setStretchFactor(1, 2);
+    outSplit->setSizes({520, 300});
     rl->addWidget(outSplit, 1);
     split->addWidget(right);
     split->setStretchFactor(1, 1);
