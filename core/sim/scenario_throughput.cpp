@@ -2,6 +2,7 @@
 
 #include "io/error.h"
 #include "io/scenario.h"
+#include "sim/estimator_throughput.h"
 #include "sim/gavel_throughputs.h"
 #include "sim/reference_scaling.h"
 
@@ -36,12 +37,8 @@ public:
 private:
     const ThroughputSource& pick(const workload::Job& job) const
     {
-        if (job.kind == workload::JobKind::Serverless) {
-            if (!m_estimator)
-                throw Error("", "workload", fmt::format("job \"{}\" is serverless (model + config); planning it needs "
-                                                        "the estimators, which this build lacks", job.id));
+        if (job.kind == workload::JobKind::Serverless)
             return *m_estimator;
-        }
         if (!job.jobType.empty()) {
             if (!m_table)
                 throw Error("", "options.throughputs",
@@ -67,7 +64,7 @@ std::shared_ptr<const ThroughputSource> makeScenarioThroughput(const io::Scenari
         table = GavelThroughputs::fromFile(scenario.resolvePath(scenario.options.throughputs));
     return std::make_shared<ScenarioThroughput>(std::move(table), scenario.options.throughputs,
                                                 ReferenceScaling(scenario.cluster.catalog(), scenario.options.referenceGpu),
-                                                nullptr);
+                                                makeEstimatorThroughput(scenario));
 }
 
 } // namespace orrery::sim
