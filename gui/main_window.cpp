@@ -18,6 +18,9 @@
 #include "runs/run_history_panel.h"
 #include "runs/run_manager_panel.h"
 #include "runs/run_saver.h"
+#include "runs/store_browser.h"
+#include "planner/memory_planner_panel.h"
+#include "provision/provisioning_panel.h"
 #include "hardware/gpu_layout.h"
 #include "io/chrome_trace.h"
 #include "store/default_path.h"
@@ -54,7 +57,9 @@ MainWindow::MainWindow(QWidget* parent)
       m_runner(new JobRunner(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
-    m_saver = new RunSaver(m_runs, m_runner, QString::fromStdString(store::defaultDatabasePath()), this);
+    const QString database =
+        QSettings().value(QStringLiteral("store/path"), QString::fromStdString(store::defaultDatabasePath())).toString();
+    m_saver = new RunSaver(m_runs, m_runner, database, this);
     createViews();
     createDocks();
     createActions();
@@ -114,6 +119,10 @@ void MainWindow::createViews()
     m_tabs->addTab(m_utilisation, tr("Utilisation"));
     m_comparison = new ComparisonView(m_runs);
     m_tabs->addTab(m_comparison, tr("Compare runs"));
+    m_planner = new MemoryPlannerPanel(m_document);
+    m_tabs->addTab(m_planner, tr("Memory planner"));
+    m_provisioning = new ProvisioningPanel(m_document, m_runner);
+    m_tabs->addTab(m_provisioning, tr("Provisioning"));
     setCentralWidget(m_tabs);
 }
 
@@ -142,6 +151,15 @@ void MainWindow::createDocks()
     auto* runDock = dock(tr("Run manager"), QStringLiteral("RunDock"), m_runManager, Qt::RightDockWidgetArea);
     auto* historyDock = dock(tr("Run history"), QStringLiteral("HistoryDock"), m_history, Qt::RightDockWidgetArea);
     splitDockWidget(runDock, historyDock, Qt::Vertical);
+    m_storeBrowser = new StoreBrowser(m_runs, m_runner, m_saver->databasePath());
+    auto* storeDock = dock(tr("Stored runs"), QStringLiteral("StoreDock"), m_storeBrowser, Qt::RightDockWidgetArea);
+    tabifyDockWidget(historyDock, storeDock);
+    historyDock->raise();
+    connect(m_saver, &RunSaver::saved, m_storeBrowser, &StoreBrowser::refresh);
+    connect(m_storeBrowser, &StoreBrowser::loaded, this, [this](const QVector<int>& ids) {
+        m_tabs->setCurrentWidget(ids.size() >= 2 ? static_cast<QWidget*>(m_comparison) : m_tabs->widget(0));
+        statusBar()->showMessage(tr("Loaded %n stored run(s)", nullptr, static_cast<int>(ids.size())), 5000);
+    });
     resizeDocks({clusterDock, runDock}, {440, 400}, Qt::Horizontal);
     connect(m_history, &RunHistoryPanel::compareRequested, this, [this] { m_tabs->setCurrentWidget(m_comparison); });
     connect(m_runManager, &RunManagerPanel::runFailed, this, [this](const QString& policy, const QString& error) {
@@ -172,6 +190,8 @@ void MainWindow::createActions()
                     &MainWindow::exportCurrentView);
     file->addAction(tr("Export Metrics Table as CSV..."), this, &MainWindow::exportTableCsv);
     file->addAction(tr("Export Current Run as Chrome Trace..."), this, &MainWindow::exportChromeTrace);
+    file->addSeparator();
+    file->addAction(tr("Run &Database..."), this, &MainWindow::chooseDatabase);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -465,6 +485,24 @@ void MainWindow::exportChromeTrace()
         QMessageBox::warning(this, tr("Export failed"), error);
     else
         statusBar()->showMessage(tr("Wrote %1: open it in ui.perfetto.dev or chrome://tracing").arg(path), 8000);
+}
+
+void MainWindow::setDatabasePath(const QString& path)
+{
+    m_saver->setDatabasePath(path);
+    m_storeBrowser->setDatabasePath(path);
+    QSettings().setValue(QStringLiteral("store/path"), path);
+    statusBar()->showMessage(tr("Runs are stored in %1").arg(path), 5000);
+}
+
+void MainWindow::chooseDatabase()
+{
+    // A new name is fine: the store creates the file on the first run.
+    const QString path = QFileDialog::getSaveFileName(this, tr("Run Database"), m_saver->databasePath(),
+                                                      tr("SQLite run store (*.sqlite *.db);;All files (*)"), nullptr,
+                                                      QFileDialog::DontConfirmOverwrite);
+    if (!path.isEmpty())
+        setDatabasePath(path);
 }
 
 void MainWindow::readSettings()

@@ -19,10 +19,13 @@ class ComparisonView;
 class GanttView;
 class GpuCatalogView;
 class JobRunner;
+class MemoryPlannerPanel;
+class ProvisioningPanel;
 class RunHistoryPanel;
 class RunLibrary;
 class RunManagerPanel;
 class RunSaver;
+class StoreBrowser;
 class ScenarioDocument;
 class UtilisationChart;
 class WorkloadEditor;
@@ -52,6 +55,11 @@ public:
     RunHistoryPanel* runHistory() const { return m_history; }
     RunManagerPanel* runManager() const { return m_runManager; }
     RunSaver* runSaver() const { return m_saver; }
+    MemoryPlannerPanel* memoryPlanner() const { return m_planner; }
+    ProvisioningPanel* provisioning() const { return m_provisioning; }
+    StoreBrowser* storeBrowser() const { return m_storeBrowser; }
+    /** Reads and writes runs in this SQLite file from now on (kept in the settings). */
+    void setDatabasePath(const QString& path);
     /** Writes the current run as Chrome-trace/Perfetto JSON. */
     bool exportChromeTraceTo(const QString& path, QString* error = nullptr);
     QTabWidget* resultTabs() const { return m_tabs; }
@@ -87,6 +95,7 @@ private:
     void exportCurrentView();
     void exportTableCsv();
     void exportChromeTrace();
+    void chooseDatabase();
     void readSettings();
     void writeSettings();
 
@@ -105,6 +114,9 @@ private:
     RunHistoryPanel* m_history = nullptr;
     RunManagerPanel* m_runManager = nullptr;
     RunSaver* m_saver = nullptr;
+    MemoryPlannerPanel* m_planner = nullptr;
+    ProvisioningPanel* m_provisioning = nullptr;
+    StoreBrowser* m_storeBrowser = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusRuns = nullptr;

@@ -1,6 +1,29 @@
 #include "async/job_runner.h"
 
+#include <algorithm>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace orrery::gui {
+
+void JobRunner::lowerWorkerPriority()
+{
+#ifdef __linux__
+    thread_local bool lowered = false;
+    if (!lowered) {
+        lowered = true;
+        // On Linux, setpriority(PRIO_PROCESS, tid) changes one thread's nice value (a documented
+        // departure from POSIX); failure (e.g. a seccomp sandbox) leaves the priority as it was.
+        const int tid = static_cast<int>(::syscall(SYS_gettid));
+        const int current = ::getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+        (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(tid), std::min(19, current + 10));
+    }
+#endif
+}
 
 JobRunner::JobRunner(QObject* parent) : QObject(parent)
 {

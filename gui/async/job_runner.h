@@ -46,6 +46,13 @@ public:
     /** Blocks until every worker has returned (shutdown and tests). */
     void waitForDone();
     QThreadPool* pool() { return &m_pool; }
+    /**
+     * Called at the start of every task, on its worker: the worker thread runs at a lower scheduling
+     * priority (Linux: nice +10 for that thread only, once per thread) so that on a machine with
+     * few cores the GUI thread wins the CPU from simulations and searches, and the event loop keeps
+     * ticking. Elsewhere it does nothing.
+     */
+    static void lowerWorkerPriority();
 
 signals:
     void taskStarted(orrery::gui::JobRunner::TaskId id, const QString& key);
@@ -54,6 +61,7 @@ signals:
     void taskFinished(orrery::gui::JobRunner::TaskId id);
     void taskFailed(orrery::gui::JobRunner::TaskId id, const QString& error);
     void taskCancelled(orrery::gui::JobRunner::TaskId id);
+
 
 private:
     template <class T>
@@ -102,6 +110,7 @@ JobRunner::TaskId JobRunner::start(const QString& key, std::function<T(TaskConte
             onError(outcome.error);
     });
     watcher->setFuture(QtConcurrent::run(&m_pool, [work = std::move(work), ctx]() -> Outcome<T> {
+        lowerWorkerPriority();
         Outcome<T> out;
         try {
             out.value.emplace(work(*ctx));

@@ -8,6 +8,7 @@
 #include "results/palette.h"
 
 #include <QBarCategoryAxis>
+
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
@@ -22,6 +23,8 @@
 #include <QVBoxLayout>
 
 #include <set>
+
+#include <cmath>
 
 namespace orrery::gui {
 
@@ -129,11 +132,21 @@ static void fillBars(QChartView* view, const QString& title, const QStringList& 
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     x->append(labels);
+    QFont small = x->labelsFont();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8)); // the charts are narrow: "..." otherwise
+    x->setLabelsFont(small);
     auto* y = new QValueAxis;
     qreal max = 1;
     for (qreal v : values)
         max = std::max(max, v);
-    y->setRange(0, max * 1.1);
+    // Whole-number ticks (counts of jobs): 1, 2 or 5 x 10^k apart, about five of them.
+    double step = 1;
+    while (max / step > 5)
+        step *= (QString::number(step).startsWith(QLatin1Char('2')) ? 2.5 : 2);
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(0);
+    y->setTickInterval(step);
+    y->setRange(0, std::ceil(max * 1.1 / step) * step);
     y->setLabelFormat(QStringLiteral("%d"));
     y->setTitleText(yTitle);
     chart->addAxis(x, Qt::AlignBottom);
@@ -169,7 +182,7 @@ void WorkloadEditor::updateSummary()
     fillBars(m_demand, tr("GPU demand"), labels, counts, tr("jobs"), colourForIndex(0));
     QStringList binLabels;
     QList<qreal> arrivals;
-    const int step = std::max<int>(1, static_cast<int>(s.arrivalsPerBin.size()) / 12);
+    const int step = std::max<int>(1, static_cast<int>(s.arrivalsPerBin.size()) / 4);
     for (std::size_t i = 0; i < s.arrivalsPerBin.size(); ++i) {
         binLabels << (i % static_cast<std::size_t>(step) == 0 ? formatDuration(static_cast<double>(i) * s.arrivalBinS)
                                                                : QString(i, QChar(0x200b)));

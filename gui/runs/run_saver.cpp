@@ -17,6 +17,12 @@ RunSaver::RunSaver(RunLibrary* runs, JobRunner* runner, QString databasePath, QO
     connect(runs, &RunLibrary::runAdded, this, &RunSaver::save);
 }
 
+std::mutex& RunSaver::storeMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
 void RunSaver::save(int runId)
 {
     const RunEntry* entry = m_runs->find(runId);
@@ -36,9 +42,7 @@ void RunSaver::save(int runId)
     m_runner->start<qint64>(
         QString(),
         [info, result, path](TaskContext&) {
-            // One writer at a time: two connections opening the file at once would find it locked.
-            static std::mutex storeMutex;
-            std::lock_guard lock(storeMutex);
+            std::lock_guard lock(storeMutex());
             return static_cast<qint64>(store::RunStore(path).storeRun(info, *result));
         },
         this,

@@ -5,6 +5,8 @@
 
 #include <QObject>
 
+#include <mutex>
+
 namespace orrery::gui {
 
 class RunLibrary;
@@ -20,6 +22,10 @@ class RunSaver : public QObject
 public:
     RunSaver(RunLibrary* runs, JobRunner* runner, QString databasePath, QObject* parent = nullptr);
     QString databasePath() const { return m_path; }
+    /** Later runs go to this file (File > Run Database...). */
+    void setDatabasePath(const QString& path) { m_path = path; }
+    /** Held by every worker that opens the store: two connections opening the file at once would find it locked. */
+    static std::mutex& storeMutex();
 
 signals:
     void saved(int runId, qint64 storeId);

@@ -5,6 +5,7 @@
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QImage>
 #include <QPainter>
 #include <QScrollBar>
 #include <QToolTip>
@@ -257,6 +258,7 @@ void GanttView::paintRows(QPainter& p)
     }
 
     const int firstVisible = std::max(0, rowAtY(scrollY));
+    QImage scanline(std::max(1, width - kLabelWidth), 1, QImage::Format_ARGB32_Premultiplied);
     std::vector<int> highlightedRows;
     for (int row = firstVisible; row < static_cast<int>(m_rows.rows.size()); ++row) {
         const int top = kAxisHeight + rowTop(row) - scrollY;
@@ -273,12 +275,20 @@ void GanttView::paintRows(QPainter& p)
         }
         // Bars.
         const auto bars = m_index.bars(r.gpu, m_geometry);
+        // Bars go into a one-pixel-high scanline that is stretched over the row in one drawImage:
+        // zoomed out, a row has a bar per pixel column, and tens of thousands of fillRect calls
+        // per frame cost several times more than writing the pixels.
+        scanline.fill(Qt::transparent);
+        auto* px = reinterpret_cast<QRgb*>(scanline.scanLine(0));
         for (const auto& b : bars) {
             QColor c = barColour(b.job);
             if (m_highlight >= 0 && b.job != m_highlight)
                 c = QColor::fromHsvF(c.hsvHueF(), c.hsvSaturationF() * 0.25f, 0.92f);
-            p.fillRect(kLabelWidth + b.x0, top + 1, b.x1 - b.x0, kRowHeight - 2, c);
+            const QRgb rgb = c.rgba();
+            for (int x = std::max(0, b.x0); x < std::min(b.x1, scanline.width()); ++x)
+                px[x] = rgb;
         }
+        p.drawImage(QRect(kLabelWidth, top + 1, scanline.width(), kRowHeight - 2), scanline);
         if (m_highlight >= 0) {
             for (const auto& b : bars)
                 if (b.job == m_highlight) {

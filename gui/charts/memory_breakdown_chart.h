@@ -1,0 +1,43 @@
+#pragma once
+
+#include "estimate/plan.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QChart;
+class QChartView;
+class QLabel;
+
+namespace orrery::gui {
+
+/** A GPU type's usable memory per GPU, drawn as a line across its bar. */
+struct CapacityLine
+{
+    QString label;
+    double capacityGiB = 0;
+};
+
+/**
+ * The per-GPU memory of one layout as a stacked bar (weights, gradients,
+ * optimizer states, activations, overhead), repeated once per GPU type with
+ * that type's capacity as a line across it; types it does not fit are named
+ * "OOM" and their line drawn in red.
+ */
+class MemoryBreakdownChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit MemoryBreakdownChart(QWidget* parent = nullptr);
+    void setData(const estimate::MemoryBreakdown& memory, const std::vector<CapacityLine>& capacities);
+    QChartView* chartView() const { return m_view; }
+
+private:
+    QChart* m_chart;
+    QChartView* m_view;
+    QLabel* m_legend; ///< rich text that wraps: Qt Charts' legend cuts names when the chart is narrow
+};
+
+} // namespace orrery::gui
