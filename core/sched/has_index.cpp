@@ -1,10 +1,106 @@
 #include "sched/has_index.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 
 namespace orrery::sched {
+
+HasIndex::OrderedBits::OrderedBits(int n)
+    : m_words(static_cast<std::size_t>((n + 63) / 64), 0)
+    , m_summary((m_words.size() + 63) / 64, 0)
+{
+}
+
+void HasIndex::OrderedBits::grow(int n)
+{
+    const auto words = static_cast<std::size_t>((n + 63) / 64);
+    if (words > m_words.size()) {
+        m_words.resize(words, 0);
+        m_summary.resize((words + 63) / 64, 0);
+    }
+}
+
+int HasIndex::OrderedBits::nextAtLeast(int i) const
+{
+    auto w = static_cast<std::size_t>(std::max(i, 0)) / 64;
+    if (w >= m_words.size()) {
+        return -1;
+    }
+    std::uint64_t bits = m_words[w] & (~std::uint64_t(0) << (static_cast<unsigned>(std::max(i, 0)) % 64));
+    while (bits == 0) {
+        if (++w == m_words.size()) {
+            return -1;
+        }
+        bits = m_words[w];
+    }
+    return static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+}
+
+int HasIndex::OrderedBits::prevBelow(int i) const
+{
+    const int top = std::min(i, size()) - 1; // largest candidate
+    if (top < 0) {
+        return -1;
+    }
+    auto w = static_cast<std::size_t>(top) / 64;
+    const unsigned b = static_cast<unsigned>(top) % 64;
+    std::uint64_t bits = m_words[w] & (b == 63 ? ~std::uint64_t(0) : (std::uint64_t(1) << (b + 1)) - 1);
+    while (bits == 0) {
+        if (w == 0) {
+            return -1;
+        }
+        bits = m_words[--w];
+    }
+    return static_cast<int>(w * 64 + 63 - static_cast<std::size_t>(std::countl_zero(bits)));
+}
+
+void HasIndex::OrderedBits::insert(int i)
+{
+    const auto w = static_cast<std::size_t>(i) / 64;
+    const std::uint64_t bit = std::uint64_t(1) << (static_cast<unsigned>(i) % 64);
+    if (!(m_words[w] & bit)) {
+        m_words[w] |= bit;
+        m_summary[w / 64] |= std::uint64_t(1) << (w % 64);
+        ++m_count;
+    }
+}
+
+void HasIndex::OrderedBits::erase(int i)
+{
+    const auto w = static_cast<std::size_t>(i) / 64;
+    const std::uint64_t bit = std::uint64_t(1) << (static_cast<unsigned>(i) % 64);
+    if (m_words[w] & bit) {
+        m_words[w] &= ~bit;
+        if (m_words[w] == 0) {
+            m_summary[w / 64] &= ~(std::uint64_t(1) << (w % 64));
+        }
+        --m_count;
+    }
+}
+
+int HasIndex::OrderedBits::first() const
+{
+    for (std::size_t s = 0; s < m_summary.size(); ++s) {
+        if (m_summary[s] != 0) {
+            const std::size_t w = s * 64 + static_cast<std::size_t>(std::countr_zero(m_summary[s]));
+            return static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(m_words[w])));
+        }
+    }
+    return -1;
+}
+
+int HasIndex::OrderedBits::last() const
+{
+    for (std::size_t s = m_summary.size(); s-- > 0;) {
+        if (m_summary[s] != 0) {
+            const std::size_t w = s * 64 + 63 - static_cast<std::size_t>(std::countl_zero(m_summary[s]));
+            return static_cast<int>(w * 64 + 63 - static_cast<std::size_t>(std::countl_zero(m_words[w])));
+        }
+    }
+    return -1;
+}
 
 HasIndex::HasIndex(std::span<const HasNode> nodes)
 {
@@ -15,18 +111,24 @@ HasIndex::HasIndex(std::span<const HasNode> nodes)
     m_classMemGiB.erase(std::unique(m_classMemGiB.begin(), m_classMemGiB.end()), m_classMemGiB.end());
     m_classIdle.assign(m_classMemGiB.size(), 0);
     m_bucket.resize(m_classMemGiB.size());
+    m_classMembers.resize(m_classMemGiB.size());
+    m_levels.resize(m_classMemGiB.size());
 
     m_slots.reserve(nodes.size());
     for (const HasNode& n : nodes) {
         const auto cls = std::lower_bound(m_classMemGiB.begin(), m_classMemGiB.end(), n.gpuMemoryGiB);
-        m_slots.push_back({n.id, 0, static_cast<int>(cls - m_classMemGiB.begin())});
+        m_slots.push_back({n.id, 0, static_cast<int>(cls - m_classMemGiB.begin()), 0});
     }
-    // Position order = id order, so a bucket's smallest position is its smallest id (the tie-break).
+    // Ranks follow ids, so a bucket's smallest rank is its smallest id (the tie-break).
     std::sort(m_slots.begin(), m_slots.end(), [](const Slot& a, const Slot& b) { return a.id < b.id; });
     for (std::size_t pos = 0; pos < m_slots.size(); ++pos) {
-        if (!m_posOfId.emplace(m_slots[pos].id, static_cast<int>(pos)).second) {
-            throw std::invalid_argument("HasIndex: duplicate node id " + std::to_string(m_slots[pos].id));
+        Slot& slot = m_slots[pos];
+        if (!m_posOfId.emplace(slot.id, static_cast<int>(pos)).second) {
+            throw std::invalid_argument("HasIndex: duplicate node id " + std::to_string(slot.id));
         }
+        auto& members = m_classMembers[static_cast<std::size_t>(slot.sizeClass)];
+        slot.local = static_cast<int>(members.size());
+        members.push_back(static_cast<int>(pos));
     }
     for (const HasNode& n : nodes) {
         setIdle(m_posOfId.at(n.id), std::max(0, n.idleGpus));
@@ -36,19 +138,26 @@ HasIndex::HasIndex(std::span<const HasNode> nodes)
 void HasIndex::setIdle(int pos, int idle)
 {
     Slot& s = m_slots[static_cast<std::size_t>(pos)];
-    auto& buckets = m_bucket[static_cast<std::size_t>(s.sizeClass)];
+    const auto cls = static_cast<std::size_t>(s.sizeClass);
+    auto& buckets = m_bucket[cls];
     if (s.idle > 0) {
-        buckets[static_cast<std::size_t>(s.idle)].erase(pos);
+        auto& b = buckets[static_cast<std::size_t>(s.idle)];
+        b.erase(s.local);
+        if (b.empty()) {
+            m_levels[cls].erase(s.idle);
+        }
     }
     m_classIdle[static_cast<std::size_t>(s.sizeClass)] += idle - s.idle;
     m_totalIdle += idle - s.idle;
     s.idle = idle;
     if (idle > 0) {
         if (static_cast<std::size_t>(idle) >= buckets.size()) {
-            buckets.resize(static_cast<std::size_t>(idle) + 1);
+            buckets.resize(static_cast<std::size_t>(idle) + 1,
+                           OrderedBits(static_cast<int>(m_classMembers[cls].size())));
         }
-        buckets[static_cast<std::size_t>(idle)].insert(pos);
-        m_maxIdle = std::max(m_maxIdle, idle);
+        buckets[static_cast<std::size_t>(idle)].insert(s.local);
+        m_levels[cls].grow(idle + 1);
+        m_levels[cls].insert(idle);
     }
 }
 
@@ -115,33 +224,35 @@ std::vector<NodeShare> HasIndex::placeBestFit(const HasPlan& plan, SizeFilter fi
             }
             hi = lo + 1;
         }
-        // Best fit: the smallest (idle, size, id) among nodes holding the whole remainder.
-        int chosen = -1;
-        for (int k = need; k <= m_maxIdle && chosen < 0; ++k) {
-            for (int c = lo; c < hi; ++c) {
-                const auto& b = m_bucket[static_cast<std::size_t>(c)];
-                if (static_cast<std::size_t>(k) < b.size() && !b[static_cast<std::size_t>(k)].empty()) {
-                    chosen = *b[static_cast<std::size_t>(k)].begin();
-                    break;
-                }
+        // Best fit: the smallest (idle, size, id) among nodes holding the whole remainder. Per size,
+        // the smallest sufficient idle count with any node; then the smallest id in that bucket.
+        int bestK = -1;
+        int bestC = -1;
+        for (int c = lo; c < hi; ++c) {
+            const int k = m_levels[static_cast<std::size_t>(c)].nextAtLeast(need);
+            if (k >= 0 && (bestK < 0 || k < bestK)) {
+                bestK = k;
+                bestC = c;
             }
         }
-        if (chosen >= 0) {
+        if (bestK >= 0) {
+            const auto c = static_cast<std::size_t>(bestC);
+            const int chosen = m_classMembers[c][static_cast<std::size_t>(m_bucket[c][static_cast<std::size_t>(bestK)].first())];
             shares.push_back({m_slots[static_cast<std::size_t>(chosen)].id, need});
             setIdle(chosen, m_slots[static_cast<std::size_t>(chosen)].idle - need);
             need = 0;
             continue;
         }
         // Greedy: the largest (idle, size, id), i.e. the last node of the ascending order, gives all.
-        for (int k = std::min(need - 1, m_maxIdle); k > 0 && chosen < 0; --k) {
-            for (int c = hi - 1; c >= lo; --c) {
-                const auto& b = m_bucket[static_cast<std::size_t>(c)];
-                if (static_cast<std::size_t>(k) < b.size() && !b[static_cast<std::size_t>(k)].empty()) {
-                    chosen = *b[static_cast<std::size_t>(k)].rbegin();
-                    break;
-                }
+        for (int c = hi - 1; c >= lo; --c) {
+            const int k = m_levels[static_cast<std::size_t>(c)].prevBelow(need);
+            if (k > 0 && k > bestK) {
+                bestK = k;
+                bestC = c;
             }
         }
+        const auto c = static_cast<std::size_t>(bestC);
+        const int chosen = m_classMembers[c][static_cast<std::size_t>(m_bucket[c][static_cast<std::size_t>(bestK)].last())];
         const int got = m_slots[static_cast<std::size_t>(chosen)].idle;
         shares.push_back({m_slots[static_cast<std::size_t>(chosen)].id, got});
         setIdle(chosen, 0);

@@ -2,8 +2,8 @@
 
 #include "sched/has.h"
 
+#include <cstdint>
 #include <optional>
-#include <set>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -36,11 +36,38 @@ public:
     void release(const HasPlacement& placement);
 
 private:
+    /**
+     * A set of small integers [0, n) answering "smallest" and "largest" with a two-level bitmap:
+     * no allocation on insert or erase, and a find touches n / 4096 summary words plus one word.
+     */
+    class OrderedBits
+    {
+    public:
+        explicit OrderedBits(int n = 0);
+        /** Makes room for [0, n), keeping the contents. */
+        void grow(int n);
+        int size() const { return static_cast<int>(m_words.size() * 64); }
+        void insert(int i);
+        void erase(int i);
+        bool empty() const { return m_count == 0; }
+        int first() const;
+        int last() const;
+        /** Smallest member >= i, or -1. Linear in words: meant for short sets. */
+        int nextAtLeast(int i) const;
+        /** Largest member < i, or -1. Linear in words: meant for short sets. */
+        int prevBelow(int i) const;
+
+    private:
+        std::vector<std::uint64_t> m_words;
+        std::vector<std::uint64_t> m_summary; ///< bit w set when m_words[w] != 0
+        int m_count = 0;
+    };
     struct Slot
     {
         int id = 0;
         int idle = 0;
         int sizeClass = 0;
+        int local = 0; ///< rank by id among the nodes of its size class
     };
     void setIdle(int pos, int idle);
     int firstAdequateClass(double requiredGiB) const;
@@ -48,10 +75,11 @@ private:
 
     std::vector<double> m_classMemGiB;                // distinct GPU memory sizes, ascending
     std::vector<int> m_classIdle;                     // idle GPUs per size
-    std::vector<std::vector<std::set<int>>> m_bucket; // [size][idle] -> slot positions (= id order)
+    std::vector<std::vector<int>> m_classMembers;     // [size] -> slot positions, in id order
+    std::vector<std::vector<OrderedBits>> m_bucket;   // [size][idle] -> local ranks of nodes
+    std::vector<OrderedBits> m_levels;                // [size] -> idle counts with a non-empty bucket
     std::vector<Slot> m_slots;                        // sorted by id
     std::unordered_map<int, int> m_posOfId;
-    int m_maxIdle = 0;
     int m_totalIdle = 0;
 };
 

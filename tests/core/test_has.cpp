@@ -245,6 +245,91 @@ private slots:
             }
         });
     }
+
+    // More than 4,096 nodes of one size (the index's bitmaps need their second level), ids unordered.
+    void largeClusterMatchesLiteral()
+    {
+        std::vector<HasNode> nodes;
+        for (int i = 0; i < 9000; ++i) {
+            // Idle counts cluster at the high ids so first/last searches cross many words.
+            const int idle = i > 8000 ? (i * 7) % 9 : (i % 997 == 0 ? 3 : 0);
+            nodes.push_back({(i * 7919) % 9001, idle, i % 2 ? 80.0 : 40.0});
+        }
+        HasIndex index(nodes);
+        const std::vector<std::vector<HasPlan>> jobs{{{3, 30}}, {{8, 60}}, {{20, 30}}, {{1, 50}}, {{7, 35}},
+                                                     {{2, 10}}, {{64, 70}}, {{5, 39}}, {{9, 45}}};
+        for (int round = 0; round < 40; ++round) {
+            for (const auto& plans : jobs) {
+                const auto literal = hasPlace(nodes, plans);
+                QCOMPARE(index.allocate(plans), literal);
+                if (!literal) {
+                    continue;
+                }
+                for (const NodeShare& s : literal->shares) {
+                    auto it = std::find_if(nodes.begin(), nodes.end(), [&](const HasNode& n) { return n.id == s.node; });
+                    it->idleGpus -= s.gpus;
+                }
+            }
+        }
+        QVERIFY(index.totalIdleGpus() < 1000); // the loop did take most of the idle GPUs
+    }
+
+    // The index stays equal to the literal algorithm through a run of allocations and releases
+    // (buckets emptied and refilled, idle counts growing past their starting values).
+    void indexTracksAllocateAndRelease()
+    {
+        ORRERY_CHECK_PROPERTY("HasIndex == hasPlace across allocate/release sequences", [] {
+            const double sizes[] = {11, 24, 40, 80};
+            std::vector<HasNode> mirror;
+            const int nNodes = *rc::gen::inRange(1, 10);
+            for (int i = 0; i < nNodes; ++i) {
+                mirror.push_back({3 * i + 1, *rc::gen::inRange(0, 5), sizes[*rc::gen::inRange(0, 4)]});
+            }
+            HasIndex index(mirror);
+            std::vector<HasPlacement> running;
+            const auto filter = *rc::gen::element(SizeFilter::AtLeast, SizeFilter::Exact);
+            const int steps = *rc::gen::inRange(1, 30);
+            for (int step = 0; step < steps; ++step) {
+                if (!running.empty() && *rc::gen::inRange(0, 3) == 0) {
+                    const auto k = static_cast<std::size_t>(*rc::gen::inRange(0, int(running.size())));
+                    index.release(running[k]);
+                    for (const NodeShare& s : running[k].shares) {
+                        for (HasNode& n : mirror) {
+                            n.idleGpus += n.id == s.node ? s.gpus : 0;
+                        }
+                    }
+                    running.erase(running.begin() + std::ptrdiff_t(k));
+                } else if (*rc::gen::inRange(0, 6) == 0) {
+                    // GPUs coming back that were busy before the index was built.
+                    const auto k = static_cast<std::size_t>(*rc::gen::inRange(0, nNodes));
+                    const int extra = *rc::gen::inRange(1, 6);
+                    index.release(mirror[k].id, extra);
+                    mirror[k].idleGpus += extra;
+                } else {
+                    const std::vector<HasPlan> plans{{*rc::gen::inRange(1, 12), double(*rc::gen::inRange(5, 85))},
+                                                     {*rc::gen::inRange(1, 12), double(*rc::gen::inRange(5, 85))}};
+                    const auto literal = hasPlace(mirror, plans, {filter, false});
+                    const auto indexed = index.allocate(plans, {filter, false});
+                    RC_ASSERT(literal == indexed);
+                    if (literal) {
+                        for (const NodeShare& s : literal->shares) {
+                            for (HasNode& n : mirror) {
+                                n.idleGpus -= n.id == s.node ? s.gpus : 0;
+                            }
+                        }
+                        running.push_back(*literal);
+                    }
+                }
+                int total = 0;
+                for (const HasNode& n : mirror) {
+                    RC_ASSERT(index.idleGpus(n.id) == n.idleGpus);
+                    RC_ASSERT(n.idleGpus >= 0);
+                    total += n.idleGpus;
+                }
+                RC_ASSERT(index.totalIdleGpus() == total);
+            }
+        });
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHas)
