@@ -29,9 +29,22 @@ struct MemoryBreakdown
     double activationsGiB = 0;
     double overheadGiB = 0; ///< temporary buffers + framework/CUDA context
     double totalGiB() const { return weightsGiB + gradientsGiB + optimizerGiB + activationsGiB + overheadGiB; }
+
+    /** Part of overheadGiB: CUDA context + framework, which PyTorch's max_memory_allocated() does not see. */
+    double contextGiB = 0;
+    /** Part of overheadGiB: transient buffers (logits, loss, communication buckets) alive at the peak. */
+    double temporaryGiB() const { return overheadGiB - contextGiB; }
+    /** What a caching allocator reports as allocated at the peak (totalGiB without the context). */
+    double allocatedGiB() const { return totalGiB() - contextGiB; }
 };
 
-enum class MemoryMode { Full, Frenzy };
+/**
+ * Full: itemised, every option of TrainingConfig honoured (docs/models/memory.md).
+ * Frenzy: the MARP formula exactly as the paper, d dividing the batch once (b = B/d).
+ * FrenzyLiteral: the paper's printed feasibility condition, which divides the
+ * activations by d a second time; kept so the printed formula can be reproduced.
+ */
+enum class MemoryMode { Full, Frenzy, FrenzyLiteral };
 
 /** One iteration's speed on a GPU type. */
 struct ThroughputEstimate
@@ -51,7 +64,20 @@ struct PlanTarget
     int gpusPerNode = 8;    ///< tp stays within one node
     hardware::Link intraNode;
     hardware::Link interNode;
+    /**
+     * Usable bytes per GPU. 0 = derived from the GPU type: its full memory
+     * (GiB) in Full mode; nominal "GB" x 1e9 in the Frenzy modes, the unit the
+     * paper's worked example needs (spec A.3.3, A.11 #2).
+     */
+    double capacityBytes = 0;
 };
+
+/** A PlanTarget for every type of a catalog (maxGpus each), links from the type and `network`. */
+std::vector<PlanTarget> targetsFromTypes(const std::vector<hardware::GpuType>& types, int maxGpus,
+                                         const hardware::Link& network, int gpusPerNode = 8);
+/** The targets point into `types`: a temporary would leave them dangling. */
+std::vector<PlanTarget> targetsFromTypes(std::vector<hardware::GpuType>&& types, int maxGpus,
+                                         const hardware::Link& network, int gpusPerNode = 8) = delete;
 
 /** A feasible way to run a job: type, count and layout, with its estimates. */
 struct Plan
@@ -65,19 +91,90 @@ struct Plan
     double usdPerHour = 0;  ///< count * price
 };
 
+/**
+ * Frenzy: fewer GPUs first, then smaller tp, then smaller pp, then smaller
+ * per-GPU memory, then faster (spec A.4; docs/models/plans.md).
+ * Throughput: samples/s descending, fewer GPUs on ties. Cost: $ per sample ascending.
+ */
+enum class PlanRank { Frenzy, Throughput, Cost };
+
 struct PlanOptions
 {
     MemoryMode mode = MemoryMode::Full;
     bool allowPipeline = false; ///< enumerate pp > 1 too
     int maxGpus = 1024;
+    PlanRank rank = PlanRank::Frenzy;
 };
 
 MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                const Parallelism& par, MemoryMode mode = MemoryMode::Full);
 
+/** As below, with 8 GPUs per node (the data-parallel group crosses nodes when dp * tp > 8). */
 ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                       const Parallelism& par, const hardware::GpuType& gpu,
                                       const hardware::Link& intraNode, const hardware::Link& interNode);
+
+/**
+ * The throughput model (docs/models/throughput.md): Megatron model FLOPs over
+ * peak x achievable efficiency, tensor-parallel all-reduces over the intra-node
+ * link, the data-parallel ring all-reduce over the slowest link of its group,
+ * pipeline bubble (p - 1) / (m + p - 1). Ranks are laid out tp innermost, then
+ * dp, then pp (Megatron's order), target.gpusPerNode per node.
+ */
+ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                                      const Parallelism& par, const PlanTarget& target);
+
+/**
+ * A pipeline whose stages run on different GPU types (stageGpus.size() == par.pp;
+ * layers split evenly, embedding on the first stage, head on the last). The
+ * slowest stage sets the pace of every micro-batch; the data-parallel
+ * all-reduce of the slowest stage ends the iteration. Stage boundaries use the
+ * inter-node link. MFU is relative to the mean peak of the stages' GPUs.
+ */
+ThroughputEstimate estimatePipelineThroughput(const workload::ModelSpec& model,
+                                              const workload::TrainingConfig& config, const Parallelism& par,
+                                              const std::vector<const hardware::GpuType*>& stageGpus,
+                                              const hardware::Link& interNode, int gpusPerNode = 8);
+
+/**
+ * Achievable fraction of the dense fp16/bf16 peak on large transformer GEMMs,
+ * calibrated where measurements exist (data/validation/throughput_measurements.csv),
+ * a documented default elsewhere. fp32 training uses the fp32 peak with the same factor.
+ */
+double achievableEfficiency(const hardware::GpuType& gpu);
+
+/** Training FLOPs of one iteration: the work the hardware does (recomputation included). */
+double hardwareFlopsPerIteration(const workload::ModelSpec& model, const workload::TrainingConfig& config);
+/** Model FLOPs of one iteration (3 passes, no recomputation): what MFU is measured against. */
+double modelFlopsPerIteration(const workload::ModelSpec& model, const workload::TrainingConfig& config);
+
+/** One layer of the model on one GPU type for one micro-batch, sharded tp ways (for Espresso's stage placer). */
+struct LayerCost
+{
+    std::string name;           ///< `embedding`, `layer0`..., `head`
+    double forwardS = 0;        ///< one micro-batch
+    double backwardS = 0;       ///< one micro-batch, recomputation included
+    double flopsForward = 0;    ///< per GPU of the tp group
+    double parameterCount = 0;  ///< per GPU of the tp group
+    double stateBytes = 0;      ///< weights + gradients + optimizer states per GPU (no ZeRO)
+    double activationBytes = 0; ///< stored for backward, one micro-batch, per GPU
+    double outputBytes = 0;     ///< what is sent to the next stage, one micro-batch
+};
+
+struct LayerProfile
+{
+    std::vector<LayerCost> layers; ///< embedding, then every transformer layer, then head
+    int microBatch = 1;
+    int seq = 0;
+};
+
+/**
+ * Per-layer time and memory for one micro-batch (config.microBatch, or 1 when
+ * it is 0) on `gpu` with tensor parallelism `tp`, consistent with
+ * estimateMemory (Full mode) and estimateThroughput's compute term.
+ */
+LayerProfile profileLayers(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                           const hardware::GpuType& gpu, int tp = 1);
 
 /**
  * MARP: every feasible (type, dp, tp[, pp]) over the targets, ranked best

@@ -1,0 +1,72 @@
+#include "estimate/model_terms.h"
+
+#include "io/error.h"
+
+#include <fmt/format.h>
+
+namespace orrery::estimate {
+
+using namespace detail;
+
+LayerProfile profileLayers(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                           const hardware::GpuType& gpu, int tp)
+{
+    if (tp < 1)
+        throw Error("", "tp", fmt::format("tp must be >= 1 (got {})", tp));
+    LayerProfile profile;
+    profile.seq = config.seq > 0 ? config.seq : model.seq;
+    profile.microBatch = config.microBatch > 0 ? config.microBatch : 1;
+    const double s = profile.seq, b = profile.microBatch, h = model.hidden, V = model.vocab;
+    const double tokens = s * b;
+    const double e = elementBytes(config.precision);
+    const StateBytes bytes = stateBytes(config.precision, config.optimizer);
+    const double perParam = bytes.weights + bytes.gradients + bytes.optimizer;
+    const double rate = (config.precision == workload::Precision::FP32 ? gpu.fp32TFlops : gpu.fp16TFlops) * 1e12 *
+                        achievableEfficiency(gpu);
+    const bool full = config.recompute == workload::Recompute::Full;
+    const double allReduceS = ringAllReduceS(e * tokens * h, tp, gpu.intraLink);
+    const bool dropout = hasDropout(model);
+    const bool sp = config.sequenceParallel && tp > 1;
+
+    LayerCost embedding;
+    embedding.name = "embedding";
+    embedding.parameterCount = V * h / tp + double(model.positions) * h;
+    embedding.stateBytes = embedding.parameterCount * perParam;
+    embedding.activationBytes = dropout ? tokens * h / (sp ? tp : 1) : 0.0;
+    embedding.outputBytes = e * tokens * h;
+    embedding.forwardS = tp > 1 ? allReduceS : 0.0; // vocab-parallel lookup ends in an all-reduce
+    embedding.backwardS = 0;
+    profile.layers.push_back(embedding);
+
+    const double layerFwd = tokens * layerForwardFlopsPerToken(model, s);
+    const double layerRe = tokens * layerRecomputeFlopsPerToken(model, s, config.recompute);
+    for (int i = 0; i < model.layers; ++i) {
+        LayerCost layer;
+        layer.name = fmt::format("layer{}", i);
+        layer.flopsForward = layerFwd / tp;
+        layer.forwardS = layerFwd / tp / rate + 2 * allReduceS;
+        layer.backwardS = (2 * layerFwd + layerRe) / tp / rate + (full ? 4 : 2) * allReduceS;
+        layer.parameterCount = layerParamsPerGpu(model, tp);
+        layer.stateBytes = layer.parameterCount * perParam;
+        layer.activationBytes = layerActivationBytes(model, config, s, b, tp);
+        layer.outputBytes = e * tokens * h;
+        profile.layers.push_back(layer);
+    }
+
+    LayerCost head;
+    head.name = "head";
+    const double headFwd = tokens * headForwardFlopsPerToken(model);
+    head.flopsForward = headFwd / tp;
+    head.forwardS = headFwd / tp / rate;
+    head.backwardS = 2 * headFwd / tp / rate;
+    // With tied embeddings the head reuses the embedding matrix; listed here as the copy a separate
+    // last stage needs (count it once when the head shares a stage with the embedding).
+    head.parameterCount = V * h / tp + (model.bias ? 2 : 1) * h;
+    head.stateBytes = head.parameterCount * perParam;
+    head.activationBytes = 2 * e * tokens * h / (sp ? tp : 1) + 4 * tokens * V / tp;
+    head.outputBytes = 0;
+    profile.layers.push_back(head);
+    return profile;
+}
+
+} // namespace orrery::estimate

@@ -1,0 +1,112 @@
+#include "estimate/model_terms.h"
+#include "io/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace orrery::estimate {
+
+namespace detail {
+
+double contextBytes(const Parallelism& par)
+{
+    // CUDA context + kernels + cuBLAS workspace, and NCCL's buffers once there is a communicator.
+    const double context = 0.5 * kGiB;
+    const double nccl = par.gpus() > 1 ? 0.5 * kGiB : 0.0;
+    return context + nccl;
+}
+
+} // namespace detail
+
+namespace {
+
+using namespace detail;
+
+void validate(const workload::ModelSpec& model, const workload::TrainingConfig& config, const Parallelism& par)
+{
+    const auto bad = [](const std::string& field, const std::string& what) { throw Error("", field, what); };
+    if (par.dp < 1 || par.tp < 1 || par.pp < 1)
+        bad("parallelism", fmt::format("dp, tp and pp must be >= 1 (got {}, {}, {})", par.dp, par.tp, par.pp));
+    if (config.globalBatch < 1)
+        bad("batch", fmt::format("the global batch must be >= 1 (got {})", config.globalBatch));
+    if (config.microBatch < 0)
+        bad("micro_batch", fmt::format("the micro-batch must be >= 0 (got {})", config.microBatch));
+    if (config.zeroStage < 0 || config.zeroStage > 3)
+        bad("zero", fmt::format("ZeRO stage must be 0..3 (got {})", config.zeroStage));
+    if (model.hidden < 1 || model.layers < 1 || model.heads < 1 || model.vocab < 1 || model.kvHeads < 1)
+        bad("model", fmt::format("model '{}' has a non-positive dimension", model.name));
+    if (par.pp > model.layers)
+        bad("pp", fmt::format("pp ({}) exceeds the model's {} layers", par.pp, model.layers));
+}
+
+MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                               const Parallelism& par, const BatchShape& shape, int stage)
+{
+    const int t = par.tp, p = par.pp, d = par.dp;
+    const StateBytes bytes = stateBytes(config.precision, config.optimizer);
+    const double params = stageParamsPerGpu(model, t, p, stage);
+
+    MemoryBreakdown m;
+    // ZeRO (Rajbhandari et al. 2020, sec. 5): stage 1 shards optimizer states, 2 adds gradients, 3 weights.
+    m.weightsGiB = params * bytes.weights / (config.zeroStage >= 3 ? d : 1) / kGiB;
+    m.gradientsGiB = params * bytes.gradients / (config.zeroStage >= 2 ? d : 1) / kGiB;
+    m.optimizerGiB = params * bytes.optimizer / (config.zeroStage >= 1 ? d : 1) / kGiB;
+
+    const double s = shape.seq, b = shape.microBatch, h = model.hidden, V = model.vocab;
+    const double e = elementBytes(config.precision);
+    const bool sp = config.sequenceParallel && t > 1;
+    const double spDiv = sp ? t : 1;
+
+    // 1F1B (Narayanan et al. 2021, sec. 2.2.1): stage i keeps p - i micro-batches in flight.
+    const double inFlight = std::min(p - stage, shape.microBatches);
+    double activations = inFlight * layersOnStage(model.layers, p, stage) *
+                         layerActivationBytes(model, config, s, b, t);
+    if (config.recompute == workload::Recompute::Full) {
+        // During backward one layer is re-run and holds its full activations (Korthikanti sec. 5).
+        workload::TrainingConfig rerun = config;
+        rerun.recompute = workload::Recompute::None;
+        activations += layerActivationBytes(model, rerun, s, b, t);
+    }
+    double temporary = 0;
+    if (stage == 0 && hasDropout(model))
+        activations += inFlight * s * b * h / spDiv; // embedding dropout mask (Korthikanti sec. 4.3)
+    if (stage == p - 1) {
+        // Final norm input and head input, then the logits the loss keeps in fp32 (Korthikanti sec. 4.3:
+        // 4sbv/t); their gradient is materialised at the start of backward, on top of everything else.
+        activations += 2 * e * s * b * h / spDiv + 4 * s * b * V / t;
+        temporary += 4 * s * b * V / t;
+    }
+    if (config.zeroStage >= 3) {
+        // ZeRO-3 gathers each layer's weights before use; the current layer and a prefetched one.
+        temporary += 2 * layerParamsPerGpu(model, t) * bytes.weights;
+    }
+    m.activationsGiB = activations / kGiB;
+    m.contextGiB = contextBytes(par) / kGiB;
+    m.overheadGiB = m.contextGiB + temporary / kGiB;
+    return m;
+}
+
+} // namespace
+
+MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                               const Parallelism& par, MemoryMode mode)
+{
+    validate(model, config, par);
+    if (mode != MemoryMode::Full)
+        return frenzyBreakdown(model, config, par, mode);
+    const BatchShape shape = batchShape(model, config, par.dp);
+    MemoryBreakdown worst;
+    for (int stage = 0; stage < par.pp; ++stage) {
+        // Stages in the middle hold fewer micro-batches than the first and no embedding or head:
+        // only the first and the last can be the largest.
+        if (stage != 0 && stage != par.pp - 1)
+            continue;
+        const MemoryBreakdown m = stageBreakdown(model, config, par, shape, stage);
+        if (stage == 0 || m.totalGiB() > worst.totalGiB())
+            worst = m;
+    }
+    return worst;
+}
+
+} // namespace orrery::estimate

@@ -1,0 +1,169 @@
+#include "estimate/model_terms.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace orrery::estimate::detail {
+
+using workload::Optimizer;
+using workload::Precision;
+using workload::Recompute;
+
+StateBytes stateBytes(Precision precision, Optimizer optimizer)
+{
+    // Mixed precision (Micikevicius et al. 2018; ZeRO, Rajbhandari et al. 2020, sec. 3.1):
+    // half weights 2 + half gradients 2 + fp32 master copy 4 + optimizer moments.
+    // Adam/AdamW keep two fp32 moments (8 B); SGD with momentum one (4 B).
+    const double moments = optimizer == Optimizer::SGD ? 4.0 : 8.0;
+    if (precision == Precision::FP32)
+        return {4.0, 4.0, moments};
+    return {2.0, 2.0, 4.0 + moments};
+}
+
+double elementBytes(Precision precision)
+{
+    return precision == Precision::FP32 ? 4.0 : 2.0;
+}
+
+BatchShape batchShape(const workload::ModelSpec& model, const workload::TrainingConfig& config, int dp)
+{
+    BatchShape shape;
+    shape.seq = config.seq > 0 ? config.seq : model.seq;
+    const int perReplica = std::max(1, (config.globalBatch + dp - 1) / std::max(1, dp));
+    shape.microBatch = config.microBatch > 0 ? std::min(config.microBatch, perReplica) : perReplica;
+    shape.microBatches = std::max(1, (perReplica + shape.microBatch - 1) / shape.microBatch);
+    return shape;
+}
+
+namespace {
+
+double kvWidth(const workload::ModelSpec& m)
+{
+    return double(m.kvHeads) * m.headDim();
+}
+
+/** Parameters of a layer that tensor parallelism splits (Megatron: column- and row-parallel matrices, column biases). */
+double shardedLayerParams(const workload::ModelSpec& m)
+{
+    const double h = m.hidden;
+    const double kv = kvWidth(m);
+    const double f = m.ffnHidden;
+    double sharded = 2 * h * h + 2 * h * kv + (m.gatedMlp ? 3 : 2) * h * f;
+    if (m.bias)
+        sharded += h + 2 * kv + f; // qkv and fc1 biases are split with their columns
+    return sharded;
+}
+
+} // namespace
+
+double layerParamsPerGpu(const workload::ModelSpec& model, int tp)
+{
+    const double sharded = shardedLayerParams(model);
+    const double replicated = double(model.paramsPerLayer()) - sharded;
+    return sharded / tp + replicated;
+}
+
+bool hasDropout(const workload::ModelSpec& model)
+{
+    return model.family != "llama";
+}
+
+int layersOnStage(int layers, int pp, int stage)
+{
+    return layers / pp + (stage < layers % pp ? 1 : 0);
+}
+
+double stageParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int stage)
+{
+    const double h = model.hidden;
+    double params = layersOnStage(model.layers, pp, stage) * layerParamsPerGpu(model, tp);
+    if (stage == 0)
+        params += double(model.vocab) * h / tp + double(model.positions) * h; // vocab-parallel embedding
+    if (stage == pp - 1) {
+        params += (model.bias ? 2 : 1) * h; // final norm
+        // An untied head is its own matrix; a tied one needs a copy on the last stage when pp > 1 (Megatron).
+        if (!model.tiedEmbeddings || pp > 1)
+            params += double(model.vocab) * h / tp;
+    }
+    return params;
+}
+
+double layerActivationBytes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
+                            double microBatch, int tp)
+{
+    // Korthikanti et al. 2022, sec. 4.1: per layer sbh(34 + 5as/h) bytes in half precision; with tensor
+    // parallelism the 24sbh of QKV/projection/MLP tensors and the 5as^2b of attention split, the 10sbh
+    // of norm inputs and dropout masks do not, unless sequence parallelism splits them too (sec. 4.2.2).
+    // Generalised: element size e, K/V of kv heads, MLP width f, gated MLP, no dropout for LLaMA-style models.
+    const double e = elementBytes(config.precision);
+    const double s = seq, b = microBatch, h = model.hidden, a = model.heads, f = model.ffnHidden;
+    const double g = double(model.kvHeads) / model.heads;
+    const double sbh = s * b * h;
+    const bool dropout = hasDropout(model);
+    const bool sp = config.sequenceParallel && tp > 1;
+
+    if (config.recompute == Recompute::Full) {
+        // Only each layer's input is kept (Korthikanti sec. 5: 2sbh per layer, split by t with SP).
+        return e * sbh / (sp ? tp : 1);
+    }
+
+    // Norm inputs (2), QKV input, MLP input; two dropout masks of one byte.
+    double replicated = 4 * e * sbh + (dropout ? 2 * sbh : 0);
+    // Q, K, V (K and V of kv heads), attention context (input of the output projection).
+    double sharded = e * sbh * (1 + 2 * g) + e * sbh;
+    // MLP: fc1 output + activation output; gated: gate, up, activation(gate) and their product.
+    sharded += (model.gatedMlp ? 4 : 2) * e * s * b * f;
+    const bool keepScores = config.recompute == Recompute::None && !config.flashAttention;
+    if (keepScores) {
+        // Softmax output (e a s^2 b); with dropout its mask (a s^2 b) and output (e a s^2 b).
+        sharded += (dropout ? 2 * e + 1 : e) * a * s * s * b;
+    } else if (config.flashAttention) {
+        // Flash attention keeps only the fp32 log-sum-exp per row (Dao et al. 2022).
+        sharded += 4 * a * s * b;
+    }
+    return sharded / tp + replicated / (sp ? tp : 1);
+}
+
+double layerForwardFlopsPerToken(const workload::ModelSpec& model, double seq)
+{
+    // 2 FLOPs per multiply-add of every weight matrix, plus Q K^T and attention x V: 2 * 2 * s * h
+    // (Narayanan et al. 2021, appendix; the causal mask is not discounted, as there).
+    const double h = model.hidden;
+    const double matrices = 2 * h * h + 2 * h * kvWidth(model) + (model.gatedMlp ? 3 : 2) * h * model.ffnHidden;
+    return 2 * matrices + 4 * seq * h;
+}
+
+double layerRecomputeFlopsPerToken(const workload::ModelSpec& model, double seq, Recompute recompute)
+{
+    switch (recompute) {
+    case Recompute::None:
+        return 0;
+    case Recompute::Selective:
+        return 4 * seq * model.hidden; // only the attention core is re-executed (Korthikanti sec. 5)
+    case Recompute::Full:
+        return layerForwardFlopsPerToken(model, seq);
+    }
+    return 0;
+}
+
+double headForwardFlopsPerToken(const workload::ModelSpec& model)
+{
+    return 2.0 * model.hidden * model.vocab;
+}
+
+double ringAllReduceS(double bytes, int n, const hardware::Link& link)
+{
+    if (n <= 1 || bytes <= 0)
+        return 0;
+    const double steps = 2.0 * (n - 1);
+    return steps / n * bytes / (link.bandwidthGBps * 1e9) + steps * link.latencyUs * 1e-6;
+}
+
+double transferS(double bytes, const hardware::Link& link)
+{
+    if (bytes <= 0)
+        return 0;
+    return bytes / (link.bandwidthGBps * 1e9) + link.latencyUs * 1e-6;
+}
+
+} // namespace orrery::estimate::detail

@@ -1,0 +1,67 @@
+#pragma once
+
+// Internal to core/estimate: the per-layer and per-stage quantities that the
+// memory model, the throughput model and the layer profile share, so the three
+// stay consistent. Units: parameters, FLOPs and bytes as doubles.
+
+#include "estimate/plan.h"
+
+namespace orrery::estimate::detail {
+
+/** Bytes per parameter for each kind of model state (before ZeRO sharding). */
+struct StateBytes
+{
+    double weights = 2;
+    double gradients = 2;
+    double optimizer = 12;
+};
+StateBytes stateBytes(workload::Precision precision, workload::Optimizer optimizer);
+/** Bytes of one activation element in the compute precision. */
+double elementBytes(workload::Precision precision);
+
+/** The job's batch geometry for one layout. */
+struct BatchShape
+{
+    int seq = 0;          ///< s
+    int microBatch = 1;   ///< b
+    int microBatches = 1; ///< m: micro-batches per pipeline per iteration (gradient accumulation steps)
+};
+/** seq: config.seq or the model's; microBatch: config.microBatch or ceil(B / dp); m = ceil(B / (dp * b)). */
+BatchShape batchShape(const workload::ModelSpec& model, const workload::TrainingConfig& config, int dp);
+
+/** Parameters of one transformer layer on one GPU of a tp group (matrices and column biases split, norms and row biases replicated). */
+double layerParamsPerGpu(const workload::ModelSpec& model, int tp);
+/** Whether a model family trains with dropout (GPT-2/BERT/GPT-3/ViT style; LLaMA style has none). */
+bool hasDropout(const workload::ModelSpec& model);
+
+/** Layers on pipeline stage `stage` of `pp` (the first l mod p stages get one more). */
+int layersOnStage(int layers, int pp, int stage);
+
+/** Per-GPU parameter count of a pipeline stage, embedding on the first, final norm and head on the last. */
+double stageParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int stage);
+
+/** Activation bytes one transformer layer stores for backward, one micro-batch, one GPU. */
+double layerActivationBytes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
+                            double microBatch, int tp);
+/** Forward FLOPs of one transformer layer for one token (whole layer, not per GPU). */
+double layerForwardFlopsPerToken(const workload::ModelSpec& model, double seq);
+/** Extra forward FLOPs per token per layer that the recomputation policy re-executes in backward. */
+double layerRecomputeFlopsPerToken(const workload::ModelSpec& model, double seq, workload::Recompute recompute);
+/** Forward FLOPs of the output head for one token. */
+double headForwardFlopsPerToken(const workload::ModelSpec& model);
+
+/** Seconds of a ring all-reduce of `bytes` over `n` ranks on `link`: 2(n-1)/n * bytes / bw + 2(n-1) latencies. */
+double ringAllReduceS(double bytes, int n, const hardware::Link& link);
+/** Seconds of a point-to-point transfer. */
+double transferS(double bytes, const hardware::Link& link);
+
+/** Frenzy mode's breakdown (frenzy_memory.cpp). */
+MemoryBreakdown frenzyBreakdown(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                                const Parallelism& par, MemoryMode mode);
+
+/** CUDA context, framework and communicator memory per GPU (docs/models/memory.md, "Overhead"). */
+double contextBytes(const Parallelism& par);
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+} // namespace orrery::estimate::detail

@@ -1,0 +1,147 @@
+#include "estimate/model_terms.h"
+
+#include "io/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace orrery::estimate {
+
+using namespace detail;
+
+double hardwareFlopsPerIteration(const workload::ModelSpec& model, const workload::TrainingConfig& config)
+{
+    // Narayanan et al. 2021, eq. (3): forward + backward = 3 forward passes; recomputation adds
+    // the re-run part of a forward. For GPT shapes this is 72 B s l h^2 (1 + s/6h + V/12lh) without
+    // recomputation and 96 B s l h^2 (1 + s/6h + V/16lh) with full recomputation.
+    const double s = config.seq > 0 ? config.seq : model.seq;
+    const double tokens = double(config.globalBatch) * s;
+    const double layer = 3 * layerForwardFlopsPerToken(model, s) + layerRecomputeFlopsPerToken(model, s, config.recompute);
+    return tokens * (model.layers * layer + 3 * headForwardFlopsPerToken(model));
+}
+
+double modelFlopsPerIteration(const workload::ModelSpec& model, const workload::TrainingConfig& config)
+{
+    workload::TrainingConfig plain = config;
+    plain.recompute = workload::Recompute::None;
+    return hardwareFlopsPerIteration(model, plain);
+}
+
+namespace {
+
+double peakFlops(const hardware::GpuType& gpu, workload::Precision precision)
+{
+    return (precision == workload::Precision::FP32 ? gpu.fp32TFlops : gpu.fp16TFlops) * 1e12;
+}
+
+struct StageGpu
+{
+    const hardware::GpuType* gpu = nullptr;
+    hardware::Link intraNode;
+};
+
+ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                            const Parallelism& par, const std::vector<StageGpu>& stages,
+                            const hardware::Link& interNode, int gpusPerNode, bool stagesOnSeparateNodes)
+{
+    if (par.dp < 1 || par.tp < 1 || par.pp < 1 || par.pp > model.layers)
+        throw Error("", "parallelism", fmt::format("invalid layout dp={} tp={} pp={}", par.dp, par.tp, par.pp));
+    if (config.globalBatch < 1)
+        throw Error("", "batch", fmt::format("the global batch must be >= 1 (got {})", config.globalBatch));
+    const int t = par.tp, d = par.dp, p = par.pp;
+    const BatchShape shape = batchShape(model, config, d);
+    const double s = shape.seq, b = shape.microBatch;
+    const double tokens = s * b;
+    const double e = elementBytes(config.precision);
+    const bool full = config.recompute == workload::Recompute::Full;
+    const double layerFlops = 3 * layerForwardFlopsPerToken(model, s) + layerRecomputeFlopsPerToken(model, s, config.recompute);
+    const double headFlops = 3 * headForwardFlopsPerToken(model);
+    // Megatron's rank order: tp innermost, then dp, then pp.
+    const bool dpCrossesNodes = t * d > gpusPerNode;
+    const bool ppCrossesNodes = stagesOnSeparateNodes || t * d >= gpusPerNode;
+    const StateBytes bytes = stateBytes(config.precision, config.optimizer);
+
+    double slowestMicroBatchS = 0, slowestDpS = 0, slowestStepS = 0, peakSum = 0;
+    for (int i = 0; i < p; ++i) {
+        const hardware::GpuType& gpu = *stages[static_cast<std::size_t>(i)].gpu;
+        const hardware::Link& intra = stages[static_cast<std::size_t>(i)].intraNode;
+        const int layers = layersOnStage(model.layers, p, i);
+        const double flops = tokens * (layers * layerFlops + (i == p - 1 ? headFlops : 0.0));
+        const double compute = flops / t / (peakFlops(gpu, config.precision) * achievableEfficiency(gpu));
+        // Megatron tensor parallelism: 2 all-reduces of the b s h activations forward, 2 backward, and 2
+        // more when the forward is re-run (Shoeybi et al. 2019, fig. 4); sequence parallelism replaces each
+        // by a reduce-scatter + all-gather of the same volume (Korthikanti sec. 4.2.2).
+        const double tpS = layers * (full ? 6 : 4) * ringAllReduceS(e * tokens * model.hidden, t, intra);
+        // Pipeline: activation forward, its gradient backward; split t ways by the scatter/gather optimisation.
+        const double p2pS = p > 1 ? 2 * transferS(e * tokens * model.hidden / t, ppCrossesNodes ? interNode : intra) : 0.0;
+        slowestMicroBatchS = std::max(slowestMicroBatchS, compute + tpS + p2pS);
+
+        const double params = stageParamsPerGpu(model, t, p, i);
+        // Data parallel: ring all-reduce of the gradients (ZeRO-1/2: reduce-scatter + all-gather, the same
+        // volume; ZeRO-3 gathers the weights once more: 1.5x, Rajbhandari et al. sec. 7).
+        const double volume = params * bytes.gradients * (config.zeroStage >= 3 ? 1.5 : 1.0);
+        slowestDpS = std::max(slowestDpS, ringAllReduceS(volume, d, dpCrossesNodes ? interNode : intra));
+        // Optimizer step: memory-bound pass over weights, gradients and (read + write) optimizer states.
+        const double stepBytes = params / (config.zeroStage >= 1 ? d : 1) * (bytes.weights + bytes.gradients + 2 * bytes.optimizer);
+        slowestStepS = std::max(slowestStepS, gpu.memoryBandwidthGBps > 0 ? stepBytes / (gpu.memoryBandwidthGBps * 1e9) : 0.0);
+        peakSum += peakFlops(gpu, config.precision);
+    }
+    // 1F1B: (m + p - 1) micro-batch slots at the pace of the slowest stage; the bubble is (p-1)/(m+p-1).
+    const double pipelineS = (shape.microBatches + p - 1) * slowestMicroBatchS;
+
+    ThroughputEstimate out;
+    out.iterationS = pipelineS + slowestDpS + slowestStepS;
+    const double samples = double(shape.microBatch) * shape.microBatches * d;
+    const double n = par.gpus();
+    out.samplesPerS = samples / out.iterationS;
+    out.tokensPerS = out.samplesPerS * s;
+    workload::TrainingConfig ran = config;
+    ran.globalBatch = static_cast<int>(samples);
+    ran.seq = shape.seq;
+    out.tflopsPerGpu = hardwareFlopsPerIteration(model, ran) / out.iterationS / n / 1e12;
+    out.mfu = modelFlopsPerIteration(model, ran) / out.iterationS / n / (peakSum / p);
+    return out;
+}
+
+} // namespace
+
+ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                                      const Parallelism& par, const PlanTarget& target)
+{
+    if (!target.gpu)
+        throw Error("", "gpu", "no GPU type given");
+    const std::vector<StageGpu> stages(static_cast<std::size_t>(std::max(1, par.pp)), StageGpu{target.gpu, target.intraNode});
+    return estimate(model, config, par, stages, target.interNode, std::max(1, target.gpusPerNode), false);
+}
+
+ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                                      const Parallelism& par, const hardware::GpuType& gpu,
+                                      const hardware::Link& intraNode, const hardware::Link& interNode)
+{
+    PlanTarget target;
+    target.gpu = &gpu;
+    target.intraNode = intraNode;
+    target.interNode = interNode;
+    target.gpusPerNode = 8;
+    return estimateThroughput(model, config, par, target);
+}
+
+ThroughputEstimate estimatePipelineThroughput(const workload::ModelSpec& model,
+                                              const workload::TrainingConfig& config, const Parallelism& par,
+                                              const std::vector<const hardware::GpuType*>& stageGpus,
+                                              const hardware::Link& interNode, int gpusPerNode)
+{
+    if (static_cast<int>(stageGpus.size()) != par.pp)
+        throw Error("", "stages", fmt::format("{} stage GPU types given for pp = {}", stageGpus.size(), par.pp));
+    std::vector<StageGpu> stages;
+    for (std::size_t i = 0; i < stageGpus.size(); ++i) {
+        if (!stageGpus[i])
+            throw Error("", fmt::format("stages[{}]", i), "no GPU type given");
+        stages.push_back({stageGpus[i], stageGpus[i]->intraLink});
+    }
+    // Stages of different types sit on different nodes; keep that for every boundary, for comparability.
+    return estimate(model, config, par, stages, interNode, std::max(1, gpusPerNode), true);
+}
+
+} // namespace orrery::estimate
