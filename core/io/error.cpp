@@ -26,8 +26,11 @@ std::string Error::render(const std::string& file, const std::string& location,
                           const std::string& message)
 {
     std::string out;
+    // Text formats locate by line: `trace.csv:17: duration: ...`, the compiler-style
+    // form editors and terminals turn into links; JSON paths keep `file: path: ...`.
+    const bool lineLocation = !location.empty() && location.front() >= '0' && location.front() <= '9';
     if (!file.empty())
-        out += file + ": ";
+        out += file + (lineLocation ? ":" : ": ");
     if (!location.empty())
         out += location + ": ";
     return out + message;

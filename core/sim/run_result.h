@@ -30,6 +30,11 @@ struct JobRecord
     double gpuSeconds = 0;
     double costUsd = 0;
     double idealS = 0;   ///< run time alone on its best allocation (for fairness and sanity)
+    int nodes = 0;       ///< nodes spanned by its first allocation
+    int demand = 0;      ///< GPUs it asked for
+    /** Gavel compatibility: a multi-GPU job whose last round had fewer steps left than GPUs, which Gavel drops from
+     *  its average JCT (see docs/validation.md). */
+    bool excludedFromAverage = false;
     bool finished() const { return endS >= 0; }
     double jctS() const { return endS - arrivalS; }
     double queueS() const { return startS - arrivalS; }
@@ -61,6 +66,9 @@ struct RunResult
     std::string policy;
     std::uint64_t seed = 0;
     std::vector<std::string> gpuTypes; ///< names, for busyByType
+    std::vector<int> gpusByType;       ///< cluster size per type, in the order of gpuTypes
+    std::vector<double> priceUsdPerHourByType; ///< per GPU, in the order of gpuTypes
+    std::vector<int> gpuType;          ///< per global GPU: index into gpuTypes
     int totalGpus = 0;
     std::vector<JobRecord> jobs;
     std::vector<AllocationInterval> intervals;
@@ -68,6 +76,7 @@ struct RunResult
     std::vector<DecisionTiming> decisions;
     double makespanS = 0;
     double wallS = 0;
+    std::uint64_t events = 0; ///< events processed (arrivals, completions, ticks, wake-ups)
     bool cancelled = false;
 };
 

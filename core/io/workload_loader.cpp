@@ -1,0 +1,91 @@
+#include "io/workload_loader.h"
+
+#include "io/error.h"
+#include "util/text.h"
+#include "workload/duration_distribution.h"
+#include "workload/generator.h"
+#include "workload/trace_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace orrery::io {
+
+using namespace orrery::workload;
+
+namespace {
+
+std::vector<Job> traceJobs(const Scenario& s, const TraceRef& ref)
+{
+    const std::string path = s.resolvePath(ref.path);
+    TraceOptions o;
+    o.limit = ref.limit;
+    if (ref.format == "gavel" && !s.options.throughputs.empty())
+        o.gavel.referenceStepsPerS = gavelReferenceRates(s.resolvePath(s.options.throughputs));
+    TraceRead read = readTrace(ref.format, path, o);
+    const auto& catalog = s.cluster.catalog();
+    std::string referenceGpu;
+    if (!ref.referenceGpu.empty())
+        referenceGpu = catalog.at(ref.referenceGpu).name;
+    for (auto& j : read.jobs) {
+        if (j.kind == JobKind::Fixed && j.jobType.empty() && j.referenceGpu.empty())
+            j.referenceGpu = referenceGpu;
+        // openb's G1/G2/G3 exist only as custom types: the scenario must declare them.
+        for (std::string* type : {&j.gpuType, &j.referenceGpu}) {
+            if (type->empty())
+                continue;
+            const auto* t = catalog.find(*type);
+            if (!t)
+                throw Error(util::baseName(path), "",
+                            fmt::format("job \"{}\" needs GPU type \"{}\", which the scenario does not define "
+                                        "(add it under \"gpus\"; `orrery-cli import` writes openb's)",
+                                        j.id, *type));
+            *type = t->name;
+        }
+    }
+    return std::move(read.jobs);
+}
+
+std::vector<Job> generatedJobs(const Scenario& s, const GeneratorSpec& g)
+{
+    const DurationDistribution durations = g.durations == "philly"
+                                               ? DurationDistribution::philly()
+                                               : DurationDistribution::fromCsvFile(s.resolvePath(g.durations));
+    const std::uint64_t seed = g.seed ? static_cast<std::uint64_t>(*g.seed) : s.options.seed;
+    return generateJobs(g, seed, s.models(), durations);
+}
+
+} // namespace
+
+std::vector<Job> loadJobs(const Scenario& s)
+{
+    std::vector<Job> jobs = s.workload.jobs;
+    std::unordered_set<std::string> ids;
+    for (const auto& j : jobs)
+        ids.insert(j.id);
+    auto append = [&](std::vector<Job> more) {
+        jobs.reserve(jobs.size() + more.size());
+        for (auto& j : more) {
+            if (!ids.insert(j.id).second) {
+                for (int k = 2;; ++k) {
+                    std::string id = fmt::format("{}~{}", j.id, k);
+                    if (ids.insert(id).second) {
+                        j.id = std::move(id);
+                        break;
+                    }
+                }
+            }
+            jobs.push_back(std::move(j));
+        }
+    };
+    if (s.workload.trace)
+        append(traceJobs(s, *s.workload.trace));
+    if (s.workload.generator)
+        append(generatedJobs(s, *s.workload.generator));
+    std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.arrivalS < b.arrivalS; });
+    return jobs;
+}
+
+} // namespace orrery::io

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "io/scenario.h"
+#include "workload/job.h"
+
+#include <vector>
+
+namespace orrery::io {
+
+/**
+ * Every job of a scenario, expanded: the inline jobs, then the trace (path
+ * resolved against the scenario file, `limit` honoured), then the generator
+ * (seeded with its own seed or the scenario's). Ids are unique: an inline id is
+ * kept, and a trace or generated job whose id is already taken gets `~2`, `~3`...
+ * appended. The result is sorted by arrival, stably (ties keep that order).
+ * Trace and generator problems are orrery::Errors naming their file.
+ */
+std::vector<workload::Job> loadJobs(const Scenario& s);
+
+} // namespace orrery::io

@@ -1,0 +1,179 @@
+#include "sched/gavel_rounds.h"
+
+#include "sim/reference_scaling.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace orrery::sched {
+
+namespace {
+constexpr double kNoShareYet = 1e9; // Gavel's stand-in for "infinitely behind" that still scales with X
+}
+
+void GavelRounds::ensureSize(const sim::View& view)
+{
+    if (m_types)
+        return;
+    m_types = static_cast<std::size_t>(view.typeCount());
+    const auto cells = static_cast<std::size_t>(view.jobCount()) * m_types;
+    m_jobTime.assign(cells, 0);
+    m_deficit.assign(cells, 0);
+    m_x.assign(cells, 0);
+    m_inAlloc.assign(static_cast<std::size_t>(view.jobCount()), 0);
+    m_workerTime.assign(m_types, 0);
+}
+
+void GavelRounds::onArrival(const sim::View& view, int j)
+{
+    ensureSize(view);
+    ++m_arrived;
+    // A new job starts as if it had already run half a round on every type (Gavel's initial value).
+    for (std::size_t t = 0; t < m_types; ++t)
+        at(m_jobTime, j, static_cast<int>(t)) = view.options().roundS / 2;
+    m_needUpdate = true;
+}
+
+void GavelRounds::onCompletion(const sim::View& /*view*/, int /*j*/) { m_needUpdate = true; }
+
+void GavelRounds::reset(const sim::View& view, const std::vector<int>& active)
+{
+    const double now = view.nowS();
+    const double elapsed = now - m_lastResetS;
+    const double half = view.options().roundS / 2;
+    std::fill(m_workerTime.begin(), m_workerTime.end(), 0.0);
+    for (int j : active)
+        for (std::size_t t = 0; t < m_types; ++t) {
+            const int ti = static_cast<int>(t);
+            const double received = at(m_jobTime, j, ti) - half;
+            const double owed = m_inAlloc[static_cast<std::size_t>(j)] ? at(m_x, j, ti) * elapsed : 0.0;
+            at(m_deficit, j, ti) += owed - received;
+            at(m_jobTime, j, ti) = half;
+            m_workerTime[t] += half;
+        }
+    m_lastResetS = now;
+
+    std::vector<double> x(active.size() * m_types, 0.0);
+    m_allocate(view, active, x);
+    for (std::size_t k = 0; k < active.size(); ++k) {
+        const int j = active[k];
+        m_inAlloc[static_cast<std::size_t>(j)] = 1;
+        for (std::size_t t = 0; t < m_types; ++t)
+            at(m_x, j, static_cast<int>(t)) = std::clamp(x[k * m_types + t], 0.0, 1.0);
+    }
+    m_needUpdate = false;
+}
+
+void GavelRounds::schedule(sim::Decision& decision)
+{
+    const sim::View& view = decision.view();
+    ensureSize(view);
+    const double now = view.nowS();
+    const auto& w = view.workload();
+
+    // 1. Time received in the round that just ended (to its end, or the job's completion).
+    for (const auto& r : m_lastRound) {
+        const double end = view.status(r.job) == sim::JobStatus::Done ? view.endS(r.job) : now;
+        const double ran = std::max(0.0, end - r.sinceS);
+        at(m_jobTime, r.job, r.type) += ran;
+        m_workerTime[static_cast<std::size_t>(r.type)] += ran;
+    }
+    const bool nothingRan = m_lastRound.empty();
+    m_lastRound.clear();
+
+    std::vector<int> active(view.queued().begin(), view.queued().end());
+    active.insert(active.end(), view.running().begin(), view.running().end());
+    std::sort(active.begin(), active.end());
+
+    // 2. Recompute the allocation when the job set changed, at most every minResetS.
+    if (m_cfg.gavelQuirks && nothingRan && m_arrived == view.jobCount())
+        m_lastResetS = 0;
+    if (m_needUpdate && (now - m_lastResetS >= m_cfg.minResetS || m_lastResetS == 0 || !m_cfg.gavelQuirks))
+        reset(view, active);
+
+    // 3. Type order: fastest first (Gavel's v100, p100, k80), shuffled for throughput-agnostic policies.
+    std::vector<int> types(m_types);
+    std::iota(types.begin(), types.end(), 0);
+    std::stable_sort(types.begin(), types.end(), [&](int a, int b) {
+        return sim::ReferenceScaling::speed(w.type(a)) > sim::ReferenceScaling::speed(w.type(b));
+    });
+    if (m_cfg.shuffleTypes) {
+        if (!m_rngSeeded) {
+            m_rng.seed(view.seed() + 5);
+            m_rngSeeded = true;
+        }
+        std::shuffle(types.begin(), types.end(), m_rng);
+    }
+
+    // 4. Priorities, and the greedy pass per type in priority order.
+    struct Entry
+    {
+        int job;
+        double priority, deficit, x;
+    };
+    std::vector<int> left(m_types);
+    for (std::size_t t = 0; t < m_types; ++t)
+        left[t] = view.totalGpus(static_cast<int>(t));
+    std::vector<char> chosen(static_cast<std::size_t>(view.jobCount()), 0);
+    std::vector<std::pair<int, int>> picks; // (job, type)
+    std::vector<Entry> entries;
+    for (int t : types) {
+        entries.clear();
+        const double total = m_workerTime[static_cast<std::size_t>(t)];
+        for (int j : active) {
+            double priority = 0;
+            const double x = m_inAlloc[static_cast<std::size_t>(j)] ? at(m_x, j, t) : 0.0;
+            if (x > 0 && w.rate(j, t) > 0) {
+                const double share = total > 0 ? at(m_jobTime, j, t) / total : 0.0;
+                priority = share > 0 ? x / share : x * kNoShareYet;
+            }
+            entries.push_back({j, priority, at(m_deficit, j, t), x});
+        }
+        std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+            if (a.priority != b.priority)
+                return a.priority > b.priority;
+            if (a.deficit != b.deficit)
+                return a.deficit > b.deficit;
+            return a.x > b.x;
+        });
+        for (const auto& e : entries) {
+            if (left[static_cast<std::size_t>(t)] == 0)
+                break;
+            if (chosen[static_cast<std::size_t>(e.job)] || w.rate(e.job, t) <= 0)
+                continue;
+            if (m_cfg.skipZeroPriority && e.priority <= 0)
+                continue;
+            const int demand = view.job(e.job).demand;
+            if (demand > left[static_cast<std::size_t>(t)])
+                continue;
+            left[static_cast<std::size_t>(t)] -= demand;
+            chosen[static_cast<std::size_t>(e.job)] = 1;
+            picks.emplace_back(e.job, t);
+        }
+    }
+
+    // 5. Placement: keep continuing jobs where they are, release the others, then place the rest,
+    //    largest first to limit fragmentation.
+    std::vector<int> pickedType(static_cast<std::size_t>(view.jobCount()), -1);
+    for (const auto& [j, t] : picks)
+        pickedType[static_cast<std::size_t>(j)] = t;
+    const std::vector<int> running = view.running();
+    for (int j : running)
+        if (pickedType[static_cast<std::size_t>(j)] != view.typeOf(j))
+            decision.release(j);
+    std::stable_sort(picks.begin(), picks.end(), [&](const auto& a, const auto& b) {
+        return view.job(a.first).demand > view.job(b.first).demand;
+    });
+    for (const auto& [j, t] : picks) {
+        if (!view.gpusOf(j).empty()) {
+            m_lastRound.push_back({j, t, now});
+            continue;
+        }
+        if (m_cfg.gavelQuirks && !m_inAlloc[static_cast<std::size_t>(j)])
+            continue; // counted in the greedy pass, never dispatched (Gavel)
+        if (decision.place(j, t))
+            m_lastRound.push_back({j, t, now});
+    }
+}
+
+} // namespace orrery::sched

@@ -1,0 +1,87 @@
+#include "sched/gavel_rounds.h"
+#include "sched/registry.h"
+
+#include <algorithm>
+
+namespace orrery::sched {
+
+namespace {
+
+/**
+ * Gavel's MaxMinFairness without throughput awareness: every job should get an
+ * equal (priority-weighted) share of GPU time, whatever the GPU type. With all
+ * throughputs equal, only a job's total share s_j = sum_t x[j][t] matters:
+ * water-filling gives s_j = min(1, z * w_j / demand_j) with z as large as the
+ * cluster allows, and spreading each s_j over types in proportion to their
+ * size (x[j][t] = s_j * n_t / N) is feasible and optimal. That proportional
+ * point is the centre of the LP's optimal face, which is where Gavel's
+ * interior-point solver lands. Run through Gavel's round mechanism.
+ */
+class MaxMinFairness : public Policy
+{
+public:
+    std::string name() const override { return "max_min_fairness"; }
+    double roundS(const io::ScenarioOptions& options) const override { return options.roundS; }
+
+    void onArrival(const sim::View& view, int j) override { rounds(view).onArrival(view, j); }
+    void onCompletion(const sim::View& view, int j) override { rounds(view).onCompletion(view, j); }
+    void schedule(sim::Decision& decision) override { rounds(decision.view()).schedule(decision); }
+
+    static void allocate(const sim::View& view, const std::vector<int>& jobs, std::vector<double>& x)
+    {
+        const int nt = view.typeCount();
+        double total = 0;
+        for (int t = 0; t < nt; ++t)
+            total += view.totalGpus(t);
+        std::vector<double> a(jobs.size());
+        double hi = 0;
+        for (std::size_t k = 0; k < jobs.size(); ++k) {
+            a[k] = view.job(jobs[k]).priority / view.job(jobs[k]).demand;
+            hi = std::max(hi, 1.0 / a[k]);
+        }
+        auto used = [&](double z) {
+            double sum = 0;
+            for (std::size_t k = 0; k < jobs.size(); ++k)
+                sum += view.job(jobs[k]).demand * std::min(1.0, z * a[k]);
+            return sum;
+        };
+        double lo = 0;
+        if (used(hi) <= total) {
+            lo = hi;
+        } else {
+            for (int it = 0; it < 100; ++it) {
+                const double mid = (lo + hi) / 2;
+                (used(mid) <= total ? lo : hi) = mid;
+            }
+        }
+        for (std::size_t k = 0; k < jobs.size(); ++k) {
+            const double share = std::min(1.0, lo * a[k]);
+            for (int t = 0; t < nt; ++t)
+                x[k * static_cast<std::size_t>(nt) + static_cast<std::size_t>(t)] = share * view.totalGpus(t) / total;
+        }
+    }
+
+private:
+    GavelRounds& rounds(const sim::View& view)
+    {
+        if (!m_rounds) {
+            const bool compat = view.options().gavelCompat;
+            m_rounds = std::make_unique<GavelRounds>(GavelRounds::Config{compat ? 1920.0 : 0.0, false, true, compat},
+                                                     &MaxMinFairness::allocate);
+        }
+        return *m_rounds;
+    }
+
+    std::unique_ptr<GavelRounds> m_rounds;
+};
+
+} // namespace
+
+std::unique_ptr<Policy> makeMaxMinFairness() { return std::make_unique<MaxMinFairness>(); }
+
+void maxMinAgnosticAllocation(const sim::View& view, const std::vector<int>& jobs, std::vector<double>& x)
+{
+    MaxMinFairness::allocate(view, jobs, x);
+}
+
+} // namespace orrery::sched

@@ -1,0 +1,49 @@
+#include "sched/registry.h"
+
+#include <set>
+#include <tuple>
+
+namespace orrery::sched {
+
+namespace {
+
+/**
+ * Shortest job first with oracle durations: the waiting job with the smallest
+ * ideal run time (its work at its best single-type rate, SimJob::idealS)
+ * starts first, on the fastest type that has room; ties by arrival. Non-
+ * preemptive, and the shortest waiting job blocks the others so long jobs are
+ * not overtaken forever by a stream of medium ones that happen to fit.
+ */
+class Sjf : public Policy
+{
+public:
+    std::string name() const override { return "sjf"; }
+
+    void onArrival(const sim::View& view, int j) override { m_queue.emplace(view.job(j).idealS, view.job(j).arrivalS, j); }
+
+    void schedule(sim::Decision& decision) override
+    {
+        const auto& view = decision.view();
+        const auto& w = view.workload();
+        while (!m_queue.empty()) {
+            const int j = std::get<2>(*m_queue.begin());
+            const int demand = view.job(j).demand;
+            int best = -1;
+            for (int t = 0; t < w.typeCount(); ++t)
+                if (w.allowed(j, t) && view.freeGpus(t) >= demand && (best < 0 || w.rate(j, t) > w.rate(j, best)))
+                    best = t;
+            if (!decision.place(j, best))
+                break;
+            m_queue.erase(m_queue.begin());
+        }
+    }
+
+private:
+    std::set<std::tuple<double, double, int>> m_queue;
+};
+
+} // namespace
+
+std::unique_ptr<Policy> makeSjf() { return std::make_unique<Sjf>(); }
+
+} // namespace orrery::sched

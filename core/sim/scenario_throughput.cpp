@@ -1,0 +1,73 @@
+#include "sim/throughput.h"
+
+#include "io/error.h"
+#include "io/scenario.h"
+#include "sim/gavel_throughputs.h"
+#include "sim/reference_scaling.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+namespace orrery::sim {
+
+namespace {
+
+/** Dispatches each job to the source its fields call for. */
+class ScenarioThroughput : public ThroughputSource
+{
+public:
+    ScenarioThroughput(std::optional<GavelThroughputs> table, std::string tablePath, ReferenceScaling reference,
+                       std::shared_ptr<const ThroughputSource> estimator)
+        : m_table(std::move(table)),
+          m_tablePath(std::move(tablePath)),
+          m_reference(std::move(reference)),
+          m_estimator(std::move(estimator))
+    {
+    }
+
+    double work(const workload::Job& job) const override { return pick(job).work(job); }
+    int demand(const workload::Job& job) const override { return pick(job).demand(job); }
+    double rate(const workload::Job& job, const hardware::GpuType& gpu, int count) const override
+    {
+        return pick(job).rate(job, gpu, count);
+    }
+
+private:
+    const ThroughputSource& pick(const workload::Job& job) const
+    {
+        if (job.kind == workload::JobKind::Serverless) {
+            if (!m_estimator)
+                throw Error("", "workload", fmt::format("job \"{}\" is serverless (model + config); planning it needs "
+                                                        "the estimators, which this build lacks", job.id));
+            return *m_estimator;
+        }
+        if (!job.jobType.empty()) {
+            if (!m_table)
+                throw Error("", "options.throughputs",
+                            fmt::format("job \"{}\" has job type \"{}\", which needs a Gavel throughput table",
+                                        job.id, job.jobType));
+            return *m_table;
+        }
+        return m_reference;
+    }
+
+    std::optional<GavelThroughputs> m_table;
+    std::string m_tablePath;
+    ReferenceScaling m_reference;
+    std::shared_ptr<const ThroughputSource> m_estimator;
+};
+
+} // namespace
+
+std::shared_ptr<const ThroughputSource> makeScenarioThroughput(const io::Scenario& scenario)
+{
+    std::optional<GavelThroughputs> table;
+    if (!scenario.options.throughputs.empty())
+        table = GavelThroughputs::fromFile(scenario.resolvePath(scenario.options.throughputs));
+    return std::make_shared<ScenarioThroughput>(std::move(table), scenario.options.throughputs,
+                                                ReferenceScaling(scenario.cluster.catalog(), scenario.options.referenceGpu),
+                                                nullptr);
+}
+
+} // namespace orrery::sim

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "hardware/gpu_type.h"
+#include "workload/job.h"
+
+#include <memory>
+#include <string>
+
+namespace orrery::io {
+struct Scenario;
+}
+
+namespace orrery::sim {
+
+/**
+ * "How fast does job j run on this allocation." Rates are in the job's work
+ * units per second: steps for throughput-table jobs, reference seconds for
+ * jobs with a measured duration, iterations for serverless jobs. The engine
+ * asks for one GPU type and a count placed within one node; it derives mixed
+ * and cross-node allocations from that (see docs/simulator.md).
+ */
+class ThroughputSource
+{
+public:
+    virtual ~ThroughputSource() = default;
+
+    /** Total work of the job, in the units of rate(). */
+    virtual double work(const workload::Job& job) const = 0;
+    /** GPUs the job asks for (a baseline policy gives it exactly this many). */
+    virtual int demand(const workload::Job& job) const = 0;
+    /** Work units per second on `count` GPUs of `gpu` in one node; 0 when it cannot run there (e.g. out of memory). */
+    virtual double rate(const workload::Job& job, const hardware::GpuType& gpu, int count) const = 0;
+};
+
+/**
+ * The source a scenario implies: Gavel's table (options.throughputs) for jobs
+ * with a job type, reference-duration scaling for jobs with durationS, the
+ * estimators for serverless jobs. Throws orrery::Error when a job needs a
+ * source the scenario lacks (e.g. a job type without a throughput table).
+ */
+std::shared_ptr<const ThroughputSource> makeScenarioThroughput(const io::Scenario& scenario);
+
+} // namespace orrery::sim

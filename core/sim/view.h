@@ -1,0 +1,99 @@
+#pragma once
+
+#include "io/scenario.h"
+#include "sim/cluster_state.h"
+#include "sim/prepared_workload.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace orrery::sim {
+
+namespace detail {
+class Engine;
+}
+
+enum class JobStatus : std::uint8_t { Future, Queued, Running, Done };
+
+/**
+ * What a policy sees: time, the cluster and who runs where, the queue, and
+ * per job its static data (demand, work, rates), status, GPUs, attained
+ * service and progress. Read-only; valid during one callback.
+ */
+class View
+{
+public:
+    explicit View(const detail::Engine& engine) : m_e(&engine) {}
+
+    double nowS() const;
+    const PreparedWorkload& workload() const;
+    const ClusterState& state() const;
+    const io::ScenarioOptions& options() const;
+    std::uint64_t seed() const;
+    /** Name the policy was run under (for error messages). */
+    const std::string& policyName() const;
+
+    int typeCount() const { return workload().typeCount(); }
+    int freeGpus(int type) const { return state().freeGpus(type); }
+    int totalGpus(int type) const { return workload().gpusOfType(type); }
+
+    int jobCount() const { return workload().jobCount(); }
+    const SimJob& job(int j) const { return workload().job(j); }
+    JobStatus status(int j) const;
+    /** GPUs job j holds now (empty when not running). */
+    const std::vector<int>& gpusOf(int j) const;
+    /** Sim type of its GPUs: -1 none, -2 several types. */
+    int typeOf(int j) const;
+    /** GPU-seconds held so far (Tiresias' attained service), up to now. */
+    double attainedGpuS(int j) const;
+    /** Work left, up to now. */
+    double remainingWork(int j) const;
+    /** Fraction of the work done. */
+    double progress(int j) const { return 1.0 - remainingWork(j) / job(j).work; }
+    /** Current rate in work units per second (0 when not running). */
+    double currentRate(int j) const;
+    /** When its current allocation began; -1 when not running. */
+    double allocatedSinceS(int j) const;
+    /** First start, -1 if never. */
+    double startS(int j) const;
+    double endS(int j) const;
+
+    /** Arrived, unfinished jobs without GPUs (unordered: policies keep their own order). */
+    const std::vector<int>& queued() const;
+    /** Jobs holding GPUs (unordered). */
+    const std::vector<int>& running() const;
+
+private:
+    const detail::Engine* m_e;
+};
+
+/**
+ * A policy's answer, applied as it is built: release jobs, assign GPUs. Every
+ * assignment is validated; a GPU that is busy, out of range, or a job given
+ * GPUs twice raises orrery::Error naming the policy. The simulator commits the
+ * result (intervals, restarts, rates) when the policy returns. Jobs the policy
+ * does not touch keep their GPUs.
+ */
+class Decision
+{
+public:
+    explicit Decision(detail::Engine& engine) : m_e(&engine) {}
+
+    const View& view() const;
+
+    /** GPUs job j could get now: its demand on one type (`type`, or -1 = first allowed type that has room, then a
+     *  mix of allowed types). Empty when impossible. */
+    std::vector<int> findGpus(int j, int type = -1) const;
+    /** findGpus + assign; false when there is no room. */
+    bool place(int j, int type = -1);
+    void assign(int j, const std::vector<int>& gpus);
+    /** Takes job j's GPUs away (preemption); it goes back to the queue. */
+    void release(int j);
+    /** Asks for another decision at time t (e.g. when a running job crosses a priority threshold). */
+    void wakeAt(double t);
+
+private:
+    detail::Engine* m_e;
+};
+
+} // namespace orrery::sim
