@@ -48,10 +48,20 @@ std::vector<MarpPlan> marpPlans(const workload::ModelSpec& model, const workload
     options.maxGpus = cluster.totalGpus();
     options.rank = estimate::PlanRank::Frenzy;
 
+    const std::vector<HasNode> nodes = hasNodes(cluster, mode);
     std::vector<MarpPlan> out;
     for (const estimate::Plan& p : estimate::rankPlans(model, config, targets, options)) {
         const bool seen = std::any_of(out.begin(), out.end(), [&](const MarpPlan& m) { return m.par == p.par; });
-        if (!seen) {
+        if (seen) {
+            continue;
+        }
+        // rankPlans counts GPUs per type against the whole cluster; keep only layouts the cluster's
+        // large-enough GPUs, of any type, can ever cover.
+        int adequate = 0;
+        for (const HasNode& n : nodes) {
+            adequate += gpuFits(n.gpuMemoryGiB, p.memoryGiB) ? n.idleGpus : 0;
+        }
+        if (adequate >= p.count) {
             out.push_back({p.par, {p.count, p.memoryGiB}});
         }
     }

@@ -18,8 +18,9 @@ struct MarpPlan
 /**
  * Frenzy's plan list for a serverless job on a cluster: estimate::rankPlans (MARP, Frenzy order)
  * over every GPU type present, with every GPU of the cluster countable (HAS may mix types), tensor
- * parallelism capped by that type's GPUs per node, reduced to one entry per (d, t) in rank order.
- * Empty when the job fits nowhere (spec A.5.4: rejected, MARP_INFEASIBLE).
+ * parallelism capped by that type's GPUs per node, reduced to one entry per (d, t) in rank order,
+ * keeping only layouts the cluster's large-enough GPUs can cover when all are idle. Empty when the
+ * job fits nowhere (spec A.5.4: rejected, MARP_INFEASIBLE).
  */
 std::vector<MarpPlan> marpPlans(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                 const hardware::Cluster& cluster,

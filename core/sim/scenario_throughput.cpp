@@ -4,6 +4,7 @@
 #include "io/scenario.h"
 #include "sim/gavel_throughputs.h"
 #include "sim/reference_scaling.h"
+#include "sim/serverless_throughput.h"
 
 #include <fmt/format.h>
 
@@ -32,6 +33,7 @@ public:
     {
         return pick(job).rate(job, gpu, count);
     }
+    const workload::ModelSpec* model(const workload::Job& job) const override { return pick(job).model(job); }
 
 private:
     const ThroughputSource& pick(const workload::Job& job) const
@@ -67,7 +69,7 @@ std::shared_ptr<const ThroughputSource> makeScenarioThroughput(const io::Scenari
         table = GavelThroughputs::fromFile(scenario.resolvePath(scenario.options.throughputs));
     return std::make_shared<ScenarioThroughput>(std::move(table), scenario.options.throughputs,
                                                 ReferenceScaling(scenario.cluster.catalog(), scenario.options.referenceGpu),
-                                                nullptr);
+                                                std::make_shared<ServerlessThroughput>(scenario.cluster, scenario.models()));
 }
 
 } // namespace orrery::sim
