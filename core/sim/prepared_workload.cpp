@@ -51,6 +51,8 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
                             fmt::format("job \"{}\" requires {} GPUs, which the cluster lacks", job.id, job.gpuType));
         }
         double best = 0;
+        double fastest = 0; // over every allowed type, for a job that has to mix types
+        int allowedGpus = 0;
         for (std::size_t t = 0; t < nt; ++t) {
             double r = m_source->rate(job, *m_types[t], s.demand);
             if (!std::isfinite(r) || r < 0)
@@ -58,16 +60,22 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
             if (s.requiredType >= 0 && static_cast<int>(t) != s.requiredType)
                 r = 0;
             m_rate[j * nt + t] = r;
+            if (r > 0) {
+                allowedGpus += m_gpusOfType[t];
+                fastest = std::max(fastest, r);
+            }
             if (r > 0 && m_gpusOfType[t] >= s.demand) {
                 const double eff = s.demand > m_maxPerNode[t] ? r * m_options.crossNodeSlowdown : r;
                 best = std::max(best, eff);
             }
         }
+        if (best <= 0 && allowedGpus >= s.demand)
+            best = fastest * m_options.crossNodeSlowdown; // a lower bound: a mix runs at its slowest type
         if (best <= 0)
             throw Error("", where,
-                        fmt::format("job \"{}\" ({} GPUs) cannot run on this cluster: no GPU type has enough GPUs "
-                                    "on which it has a throughput",
-                                    job.id, s.demand));
+                        fmt::format("job \"{}\" ({} GPUs) cannot run on this cluster: it has a throughput on only {} "
+                                    "of its GPUs",
+                                    job.id, s.demand, allowedGpus));
         s.idealS = s.work / best;
     }
 }

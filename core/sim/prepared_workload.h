@@ -19,7 +19,7 @@ struct SimJob
     int demand = 1;        ///< GPUs asked for
     int requiredType = -1; ///< sim type index the job must run on, -1 = any
     double priority = 1;
-    double idealS = 0;     ///< run time alone on its best single-type allocation of `demand` GPUs
+    double idealS = 0;     ///< run time alone on its best allocation of `demand` GPUs (a lower bound when it must mix types)
 };
 
 /**

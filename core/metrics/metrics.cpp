@@ -1,0 +1,187 @@
+#include "metrics/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace orrery::metrics {
+
+double percentile(std::vector<double> values, double p)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const double rank = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(values.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(rank));
+    const auto hi = std::min(lo + 1, values.size() - 1);
+    return values[lo] + (values[hi] - values[lo]) * (rank - static_cast<double>(lo));
+}
+
+double mean(const std::vector<double>& values)
+{
+    return values.empty() ? 0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+double jainIndex(const std::vector<double>& values)
+{
+    if (values.empty())
+        return 1;
+    double sum = 0, sq = 0;
+    for (double v : values) {
+        sum += v;
+        sq += v * v;
+    }
+    return sq > 0 ? sum * sum / (static_cast<double>(values.size()) * sq) : 1;
+}
+
+std::vector<std::pair<double, double>> cdf(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    std::vector<std::pair<double, double>> out;
+    out.reserve(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i + 1 < values.size() && values[i + 1] == values[i])
+            continue;
+        out.emplace_back(values[i], static_cast<double>(i + 1) / static_cast<double>(values.size()));
+    }
+    return out;
+}
+
+std::vector<double> finishTimeFairness(const sim::RunResult& run)
+{
+    // Active-job count as a step function, and its running integral, to average it over any window.
+    std::vector<std::pair<double, int>> steps;
+    steps.reserve(run.jobs.size() * 2);
+    for (const auto& j : run.jobs) {
+        steps.emplace_back(j.arrivalS, +1);
+        if (j.finished())
+            steps.emplace_back(j.endS, -1);
+    }
+    std::sort(steps.begin(), steps.end());
+    std::vector<double> times;
+    std::vector<double> integral; // of the count from the first time to times[k]
+    std::vector<int> countAfter;
+    int count = 0;
+    double acc = 0;
+    for (const auto& [t, d] : steps) {
+        if (!times.empty())
+            acc += count * (t - times.back());
+        count += d;
+        if (!times.empty() && times.back() == t) {
+            countAfter.back() = count;
+            continue;
+        }
+        times.push_back(t);
+        integral.push_back(acc);
+        countAfter.push_back(count);
+    }
+    auto integralAt = [&](double t) {
+        const auto it = std::upper_bound(times.begin(), times.end(), t);
+        if (it == times.begin())
+            return 0.0;
+        const auto k = static_cast<std::size_t>(it - times.begin()) - 1;
+        return integral[k] + countAfter[k] * (t - times[k]);
+    };
+    std::vector<double> out;
+    for (const auto& j : run.jobs) {
+        if (!j.finished() || j.idealS <= 0)
+            continue;
+        const double jct = j.jctS();
+        const double n = jct > 0 ? std::max(1.0, (integralAt(j.endS) - integralAt(j.arrivalS)) / jct) : 1.0;
+        const double isolated = j.idealS * std::max(1.0, n * j.demand / std::max(1, run.totalGpus));
+        out.push_back(jct / isolated);
+    }
+    return out;
+}
+
+std::vector<double> perJob(const sim::RunResult& run, JobMetric metric)
+{
+    if (metric == JobMetric::FinishTimeFairness)
+        return finishTimeFairness(run);
+    std::vector<double> out;
+    for (const auto& j : run.jobs) {
+        if (!j.finished())
+            continue;
+        switch (metric) {
+        case JobMetric::Jct: out.push_back(j.jctS()); break;
+        case JobMetric::Queue: out.push_back(j.queueS()); break;
+        case JobMetric::Slowdown: out.push_back(j.idealS > 0 ? j.jctS() / j.idealS : 0); break;
+        default: break;
+        }
+    }
+    return out;
+}
+
+std::vector<TypeUsage> usageByType(const sim::RunResult& run)
+{
+    std::vector<TypeUsage> out(run.gpuTypes.size());
+    for (std::size_t t = 0; t < out.size(); ++t) {
+        out[t].type = run.gpuTypes[t];
+        out[t].gpus = t < run.gpusByType.size() ? run.gpusByType[t] : 0;
+    }
+    for (const auto& iv : run.intervals) {
+        const auto t = static_cast<std::size_t>(run.gpuType[static_cast<std::size_t>(iv.gpu)]);
+        const double h = (iv.endS - iv.startS) / 3600.0;
+        out[t].gpuHours += h;
+        out[t].costUsd += h * run.priceUsdPerHourByType[t];
+    }
+    for (auto& u : out)
+        u.utilization = u.gpus > 0 && run.makespanS > 0 ? u.gpuHours * 3600.0 / (u.gpus * run.makespanS) : 0;
+    return out;
+}
+
+std::vector<UtilizationPoint> utilizationOverTime(const sim::RunResult& run)
+{
+    std::vector<UtilizationPoint> out;
+    out.reserve(run.utilization.size());
+    for (const auto& s : run.utilization) {
+        UtilizationPoint p;
+        p.timeS = s.timeS;
+        p.total = run.totalGpus > 0 ? static_cast<double>(s.busyGpus) / run.totalGpus : 0;
+        for (std::size_t t = 0; t < s.busyByType.size(); ++t)
+            p.byType.push_back(t < run.gpusByType.size() && run.gpusByType[t] > 0
+                                   ? static_cast<double>(s.busyByType[t]) / run.gpusByType[t]
+                                   : 0);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+Summary summarize(const sim::RunResult& run)
+{
+    Summary s;
+    s.jobs = static_cast<int>(run.jobs.size());
+    std::vector<double> jct, queue;
+    for (const auto& j : run.jobs) {
+        if (j.startS >= 0)
+            queue.push_back(j.queueS());
+        s.gpuHours += j.gpuSeconds / 3600.0;
+        s.costUsd += j.costUsd;
+        if (!j.finished())
+            continue;
+        ++s.jobsCompleted;
+        if (!j.excludedFromAverage)
+            jct.push_back(j.jctS());
+    }
+    s.avgJctS = mean(jct);
+    s.p50JctS = percentile(jct, 50);
+    s.p95JctS = percentile(jct, 95);
+    s.p99JctS = percentile(jct, 99);
+    s.avgQueueS = mean(queue);
+    s.makespanS = run.makespanS;
+    double busyS = 0;
+    for (const auto& iv : run.intervals)
+        busyS += iv.endS - iv.startS;
+    s.utilization = run.totalGpus > 0 && run.makespanS > 0 ? busyS / (run.totalGpus * run.makespanS) : 0;
+    s.decisions = static_cast<int>(run.decisions.size());
+    for (const auto& d : run.decisions)
+        s.decisionWallSTotal += d.wallS;
+    s.wallS = run.wallS;
+    const auto rho = finishTimeFairness(run);
+    s.avgFtfRho = mean(rho);
+    s.maxFtfRho = rho.empty() ? 0 : *std::max_element(rho.begin(), rho.end());
+    s.jainFtf = jainIndex(rho);
+    return s;
+}
+
+} // namespace orrery::metrics

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "sim/run_result.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace orrery::metrics {
+
+/** The headline figures of one run (what `orrery-cli simulate` prints). */
+struct Summary
+{
+    int jobs = 0;
+    int jobsCompleted = 0;
+    double avgJctS = 0; ///< over finished jobs, without those excludedFromAverage
+    double p50JctS = 0;
+    double p95JctS = 0;
+    double p99JctS = 0;
+    double avgQueueS = 0; ///< first start minus arrival, over started jobs
+    double makespanS = 0;
+    double utilization = 0; ///< busy GPU-seconds / (GPUs x makespan)
+    double gpuHours = 0;
+    double costUsd = 0;
+    int decisions = 0;
+    double decisionWallSTotal = 0;
+    double wallS = 0;
+    double avgFtfRho = 0; ///< mean finish-time fairness (see finishTimeFairness)
+    double maxFtfRho = 0;
+    double jainFtf = 0;   ///< Jain's index over the rho values
+};
+
+Summary summarize(const sim::RunResult& run);
+
+/** The p-th percentile (0..100) by linear interpolation between order statistics; 0 for no values. */
+double percentile(std::vector<double> values, double p);
+double mean(const std::vector<double>& values);
+/** Jain's fairness index (sum x)^2 / (n sum x^2), in (0, 1]; 1 for no values. */
+double jainIndex(const std::vector<double>& values);
+
+/** Per-job metrics, over finished jobs, in job order. */
+enum class JobMetric { Jct, Queue, Slowdown, FinishTimeFairness };
+std::vector<double> perJob(const sim::RunResult& run, JobMetric metric);
+/** Empirical CDF: sorted values with the fraction of values <= each. */
+std::vector<std::pair<double, double>> cdf(std::vector<double> values);
+
+/**
+ * Themis' finish-time fairness rho = T_shared / T_id per finished job
+ * (Mahajan et al., NSDI'20). T_id is the JCT the job would have alone on a
+ * 1/N share of the cluster, N being the number of jobs contending with it:
+ * here the time-average of the active (arrived, unfinished) job count over
+ * the job's own lifetime in the run. With a share of G/N GPUs it runs at
+ * min(1, G / (N * demand)) of its ideal speed, so T_id = idealS * max(1, N *
+ * demand / G). rho > 1: the job did worse than its fair share.
+ */
+std::vector<double> finishTimeFairness(const sim::RunResult& run);
+
+/** GPU usage of one type over the run. */
+struct TypeUsage
+{
+    std::string type;
+    int gpus = 0;
+    double gpuHours = 0;
+    double costUsd = 0;
+    double utilization = 0; ///< busy / (gpus x makespan)
+};
+std::vector<TypeUsage> usageByType(const sim::RunResult& run);
+
+/** Busy fraction over time (step function), total and per type, from the run's utilisation samples. */
+struct UtilizationPoint
+{
+    double timeS = 0;
+    double total = 0;
+    std::vector<double> byType;
+};
+std::vector<UtilizationPoint> utilizationOverTime(const sim::RunResult& run);
+
+} // namespace orrery::metrics

@@ -1,0 +1,215 @@
+// Each policy on small cases whose JCTs are worked out by hand in the comments.
+#include "test_support.h"
+
+#include "sim_test_helpers.h"
+
+#include "io/error.h"
+#include "metrics/metrics.h"
+#include "sched/registry.h"
+#include "sim/run_policies.h"
+#include "sim/simulator.h"
+
+using namespace orrery;
+using orrery::test::fixedJob;
+using orrery::test::makeCluster;
+using orrery::test::prepare;
+
+namespace {
+
+sim::RunResult run(const sim::PreparedWorkload& w, const std::string& policy, std::uint64_t seed = 0)
+{
+    auto p = sched::makePolicy(policy);
+    return sim::simulate(w, *p, seed);
+}
+
+std::vector<double> jcts(const sim::RunResult& r)
+{
+    std::vector<double> out;
+    for (const auto& j : r.jobs)
+        out.push_back(j.jctS());
+    return out;
+}
+
+io::ScenarioOptions noPenalty()
+{
+    io::ScenarioOptions o;
+    o.restartPenaltyS = 0;
+    return o;
+}
+
+bool near(const std::vector<double>& got, const std::vector<double>& want)
+{
+    if (got.size() != want.size())
+        return false;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (std::abs(got[i] - want[i]) > 1e-6)
+            return false;
+    return true;
+}
+
+/** A deliberately broken policy: puts every queued job on GPU 0. */
+class Greedy : public sched::Policy
+{
+public:
+    std::string name() const override { return "greedy-broken"; }
+    void schedule(sim::Decision& d) override
+    {
+        const std::vector<int> queued = d.view().queued();
+        for (int j : queued)
+            d.assign(j, {0});
+    }
+};
+
+} // namespace
+
+class TestPolicies : public QObject
+{
+    Q_OBJECT
+private slots:
+    void registryListsEveryPolicyWithADescription()
+    {
+        QCOMPARE(sched::registeredPolicies().size(), std::size_t(6));
+        for (const auto& p : sched::registeredPolicies()) {
+            QVERIFY(!p.description.empty());
+            QCOMPARE(p.make()->name(), p.name);
+        }
+        try {
+            sched::makePolicy("fifo_pref");
+            QFAIL("expected an error");
+        } catch (const Error& e) {
+            QVERIFY(std::string(e.what()).find("did you mean \"fifo_perf\"") != std::string::npos);
+        }
+    }
+
+    void fifoAndSjfOnOneGpu()
+    {
+        // One V100; A(t=0, 100 s), B(t=10, 50 s), C(t=20, 10 s).
+        // FIFO: A 0-100, B 100-150, C 150-160 -> JCT 100, 140, 140.
+        // SJF:  A 0-100 (alone), then C (10 s) before B: C 100-110, B 110-160 -> JCT 100, 150, 90.
+        const auto w = prepare(makeCluster({{"v100", 1, 1}}),
+                               {fixedJob("A", 0, 1, 100), fixedJob("B", 10, 1, 50), fixedJob("C", 20, 1, 10)});
+        QVERIFY(near(jcts(run(w, "fifo")), {100, 140, 140}));
+        QVERIFY(near(jcts(run(w, "sjf")), {100, 150, 90}));
+        QCOMPARE(metrics::summarize(run(w, "sjf")).avgJctS, (100.0 + 150 + 90) / 3);
+    }
+
+    void fifoHeadBlocksTheQueue()
+    {
+        // Two V100 on one node. A(0, 2 GPUs, 100 s), B(10, 1 GPU, 50 s), C(20, 2 GPUs, 10 s), D(30, 1 GPU, 5 s).
+        // A 0-100; at 100 B (1) starts, C needs 2 and only 1 is free: C waits and blocks D.
+        // B 100-150; C 150-160; D 160-165 -> JCT 100, 140, 140, 135.
+        const auto w = prepare(makeCluster({{"v100", 1, 2}}), {fixedJob("A", 0, 2, 100), fixedJob("B", 10, 1, 50),
+                                                               fixedJob("C", 20, 2, 10), fixedJob("D", 30, 1, 5)});
+        QVERIFY(near(jcts(run(w, "fifo")), {100, 140, 140, 135}));
+    }
+
+    void fifoPerfPicksTheFastestType()
+    {
+        // One K80 node listed first, one V100 node. X needs 900 s on a V100. Speeds are memory bandwidths:
+        // K80 240 GB/s, V100 900 GB/s. fifo takes the first type with room (K80): 900 * 900/240 = 3375 s.
+        // fifo_perf takes the V100: 900 s. Y (t=1, 90 s) then gets the other GPU in both cases:
+        // fifo -> V100, 90 s; fifo_perf -> K80, 90 * 900/240 = 337.5 s.
+        const auto w = prepare(makeCluster({{"k80", 1, 1}, {"v100", 1, 1}}),
+                               {fixedJob("X", 0, 1, 900), fixedJob("Y", 1, 1, 90)});
+        QVERIFY(near(jcts(run(w, "fifo")), {3375, 90}));
+        QVERIFY(near(jcts(run(w, "fifo_perf")), {900, 337.5}));
+        const auto r = run(w, "fifo_perf");
+        QCOMPARE(r.jobs[0].gpuType, std::string("v100-16gb"));
+        QCOMPARE(r.jobs[1].gpuType, std::string("k80"));
+    }
+
+    void tiresiasDemotesAfterItsThreshold()
+    {
+        // One V100. A(0, 5000 s), B(100, 100 s). A holds the GPU; its attained service reaches the first
+        // threshold (3600 GPU-s) at t = 3600 and it drops to queue 1, so B (queue 0) preempts it:
+        // B 3600-3700; A resumes at 3700, pays the 30 s restart penalty, and needs 1400 s more: ends 5130.
+        // JCT A = 5130, B = 3600.
+        const auto w = prepare(makeCluster({{"v100", 1, 1}}), {fixedJob("A", 0, 1, 5000), fixedJob("B", 100, 1, 100)});
+        const auto r = run(w, "tiresias");
+        QVERIFY(near(jcts(r), {5130, 3600}));
+        QCOMPARE(r.jobs[0].restarts, 1);
+        // Three intervals on GPU 0: A, B, A.
+        QCOMPARE(r.intervals.size(), std::size_t(3));
+    }
+
+    void maxMinTimeSharesInRounds()
+    {
+        // One V100, two 720 s jobs at t=0, 360 s rounds, no restart penalty. X = 0.5 each.
+        // Round 0: equal priorities, lower index first: job 0 runs 0-360.
+        // Round 360: job 0 has the larger share of time received -> job 1 runs 360-720.
+        // Round 720: shares equal again -> job 0, finishes at 1080; job 1 runs 1080-1440.
+        // JCT 1080, 1440, for both the agnostic and the throughput-aware policy (one type).
+        const auto w = prepare(makeCluster({{"v100", 1, 1}}), {fixedJob("a", 0, 1, 720), fixedJob("b", 0, 1, 720)},
+                               noPenalty());
+        QVERIFY(near(jcts(run(w, "max_min_fairness")), {1080, 1440}));
+        QVERIFY(near(jcts(run(w, "max_min_fairness_perf")), {1080, 1440}));
+    }
+
+    void maxMinPerfUsesTheFasterTypeForWhoGainsMost()
+    {
+        // One V100 and one K80. Both jobs are 3600 s on a V100 (3.75x slower on the K80). The LP gives each
+        // half of each type; every round one job is on each type, and they alternate. Both end together.
+        const auto w = prepare(makeCluster({{"v100", 1, 1}, {"k80", 1, 1}}),
+                               {fixedJob("a", 0, 1, 3600), fixedJob("b", 0, 1, 3600)}, noPenalty());
+        const auto r = run(w, "max_min_fairness_perf");
+        QVERIFY(r.jobs[0].finished() && r.jobs[1].finished());
+        // Average rate (1 + 240/900) / 2 per job -> about 5684 s, rounded up to round boundaries.
+        QVERIFY(std::abs(r.jobs[0].endS - r.jobs[1].endS) <= 360);
+        QVERIFY(r.jobs[1].endS > 5600 && r.jobs[1].endS < 6100);
+    }
+
+    void oversubscriptionIsAnErrorNamingThePolicy()
+    {
+        const auto w = prepare(makeCluster({{"v100", 1, 2}}), {fixedJob("a", 0, 1, 10), fixedJob("b", 0, 1, 10)});
+        Greedy broken;
+        try {
+            sim::simulate(w, broken, 0);
+            QFAIL("expected an error");
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("policy \"greedy-broken\"") != std::string::npos, what.c_str());
+            QVERIFY2(what.find("oversubscribes GPU 0") != std::string::npos, what.c_str());
+        }
+    }
+
+    void mixedAllocationRunsAtTheSlowestType()
+    {
+        // A 2-GPU job on a cluster of one V100 node and one K80 node (1 GPU each): it must mix types and
+        // nodes. Rate = slowest per-GPU rate x count = K80 speed; times the 0.9 cross-node slowdown.
+        // 100 s on 2 V100 -> 100 * 900/240 / 0.9 = 416.67 s.
+        const auto w = prepare(makeCluster({{"v100", 1, 1}, {"k80", 1, 1}}), {fixedJob("m", 0, 2, 100)});
+        const auto r = run(w, "fifo");
+        QCOMPARE(r.jobs[0].gpuType, std::string("mixed"));
+        QCOMPARE(r.jobs[0].nodes, 2);
+        QVERIFY(std::abs(r.jobs[0].jctS() - 100 * 900.0 / 240 / 0.9) < 1e-6);
+    }
+
+    void cancelStopsEarly()
+    {
+        std::vector<workload::Job> jobs;
+        for (int i = 0; i < 5000; ++i)
+            jobs.push_back(fixedJob("j" + std::to_string(i), i, 1, 100));
+        const auto w = prepare(makeCluster({{"v100", 1, 1}}), jobs);
+        std::stop_source stop;
+        stop.request_stop();
+        util::Progress progress;
+        progress.stop = stop.get_token();
+        auto p = sched::makePolicy("fifo");
+        const auto r = sim::simulate(w, *p, 0, progress);
+        QVERIFY(r.cancelled);
+        QVERIFY(metrics::summarize(r).jobsCompleted < 5000);
+    }
+
+    void jobThatCannotRunIsAnInputError()
+    {
+        try {
+            prepare(makeCluster({{"v100", 1, 2}}), {fixedJob("big", 0, 4, 10)});
+            QFAIL("expected an error");
+        } catch (const Error& e) {
+            QVERIFY(std::string(e.what()).find("\"big\"") != std::string::npos);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPolicies)
+#include "test_policies.moc"
