@@ -23,6 +23,8 @@ namespace {
 
 using namespace detail;
 
+constexpr double kAllocatorSlack = 0.10;
+
 void validate(const workload::ModelSpec& model, const workload::TrainingConfig& config, const Parallelism& par)
 {
     const auto bad = [](const std::string& field, const std::string& what) { throw Error("", field, what); };
@@ -81,6 +83,10 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
         // ZeRO-3 gathers each layer's weights before use; the current layer and a prefetched one.
         temporary += 2 * layerParamsPerGpu(model, t) * bytes.weights;
     }
+    // The caching allocator keeps freed blocks of the per-step allocations (activations and transient
+    // buffers churn every step, the states do not) and rounds requests up; measured peaks exceed the sum
+    // of live tensors by roughly a tenth of that churn (docs/models/memory.md, "Allocator slack").
+    temporary += kAllocatorSlack * (activations + temporary);
     m.activationsGiB = activations / kGiB;
     m.contextGiB = contextBytes(par) / kGiB;
     m.overheadGiB = m.contextGiB + temporary / kGiB;

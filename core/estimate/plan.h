@@ -72,6 +72,9 @@ struct PlanTarget
     double capacityBytes = 0;
 };
 
+/** The per-GPU capacity a plan must stay below: target.capacityBytes, or derived from the type as documented there. */
+double usableCapacityBytes(const PlanTarget& target, MemoryMode mode);
+
 /** A PlanTarget for every type of a catalog (maxGpus each), links from the type and `network`. */
 std::vector<PlanTarget> targetsFromTypes(const std::vector<hardware::GpuType>& types, int maxGpus,
                                          const hardware::Link& network, int gpusPerNode = 8);

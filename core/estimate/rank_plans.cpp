@@ -27,15 +27,15 @@ std::vector<PlanTarget> targetsFromTypes(const std::vector<hardware::GpuType>& t
     return targets;
 }
 
-namespace {
-
-double capacityBytes(const PlanTarget& target, MemoryMode mode)
+double usableCapacityBytes(const PlanTarget& target, MemoryMode mode)
 {
     if (target.capacityBytes > 0)
         return target.capacityBytes;
     // Frenzy's worked example (8 x A100 for GPT2-7B at B = 2) holds only with decimal gigabytes (spec A.3.3).
     return mode == MemoryMode::Full ? target.gpu->memoryBytes() : target.gpu->memoryGiB * 1e9;
 }
+
+namespace {
 
 bool better(const Plan& x, const Plan& y, PlanRank rank)
 {
@@ -102,7 +102,7 @@ std::vector<Plan> rankPlans(const workload::ModelSpec& model, const workload::Tr
                                          ? estimateMemory(model, cfg, par, options.mode).totalGiB() * detail::kGiB
                                          : frenzyRequiredBytes(model, cfg, par, options.mode);
                 for (const auto& target : targets) {
-                    if (n > target.maxGpus || t > target.gpusPerNode || bytes >= capacityBytes(target, options.mode))
+                    if (n > target.maxGpus || t > target.gpusPerNode || bytes >= usableCapacityBytes(target, options.mode))
                         continue;
                     const ThroughputEstimate speed = estimateThroughput(model, cfg, par, target);
                     Plan plan;

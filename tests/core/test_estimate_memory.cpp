@@ -188,7 +188,8 @@ private slots:
         const double logits = 4.0 * 1024 * 8 * 50257;
         const double act = 12 * perLayer + sbh /*embedding dropout*/ + 4 * sbh /*final norm + head inputs*/ + logits;
         QVERIFY(std::abs(r.activationsGiB * kGiB - act) < 1);
-        QVERIFY(std::abs(r.temporaryGiB() * kGiB - logits) < 1);
+        // Logits gradient, plus the allocator slack of 10% of the per-step allocations.
+        QVERIFY(std::abs(r.temporaryGiB() * kGiB - (logits + 0.1 * (act + logits))) < 1);
         QCOMPARE(r.contextGiB, 0.5);
         QVERIFY(std::abs(r.allocatedGiB() - (r.totalGiB() - 0.5)) < 1e-12);
     }

@@ -1,0 +1,90 @@
+#include "estimate_args.h"
+
+#include "io/error.h"
+#include "workload/model_library.h"
+
+#include <fmt/format.h>
+
+namespace orrery::cli {
+
+void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout)
+{
+    cmd->add_option("--model", args.model, "Model: library name (see `models`) or a model JSON file")->required();
+    cmd->add_option("--batch", args.batch, "Global batch size B (samples per iteration)")->required();
+    cmd->add_option("--seq", args.seq, "Sequence length (default: the model's)");
+    cmd->add_option("--micro-batch", args.microBatch, "Micro-batch size b (default: B / dp)");
+    if (layout) {
+        cmd->add_option("--dp", args.dp, "Data-parallel size")->capture_default_str();
+        cmd->add_option("--tp", args.tp, "Tensor-parallel size")->capture_default_str();
+        cmd->add_option("--pp", args.pp, "Pipeline-parallel size")->capture_default_str();
+    }
+    cmd->add_option("--zero", args.zero, "ZeRO stage over the data-parallel group: 0, 1, 2 or 3")->capture_default_str();
+    cmd->add_option("--recompute", args.recompute, "Activation recomputation: none, selective or full")
+        ->capture_default_str();
+    cmd->add_option("--precision", args.precision, "bf16, fp16 (mixed precision) or fp32")->capture_default_str();
+    cmd->add_option("--optimizer", args.optimizer, "adam, adamw or sgd")->capture_default_str();
+    cmd->add_flag("--flash-attn", args.flashAttention, "Flash attention (no s^2 attention scores kept)");
+    cmd->add_flag("--sequence-parallel", args.sequenceParallel, "Megatron sequence parallelism (with --tp > 1)");
+    cmd->add_option("--mode", args.mode, "Memory model: full (itemised) or frenzy (the paper's formula)")
+        ->capture_default_str();
+    cmd->add_flag("--json", args.json, "Machine-readable output");
+}
+
+workload::TrainingConfig trainingConfig(const EstimateArgs& args)
+{
+    const auto positive = [](const char* option, int value) {
+        if (value < 1)
+            throw Error("", option, fmt::format("expected a positive integer, got {}", value));
+    };
+    positive("--batch", args.batch);
+    if (args.seq < 0)
+        throw Error("", "--seq", fmt::format("expected a positive integer, got {}", args.seq));
+    if (args.microBatch < 0)
+        throw Error("", "--micro-batch", fmt::format("expected a positive integer, got {}", args.microBatch));
+    if (args.zero < 0 || args.zero > 3)
+        throw Error("", "--zero", fmt::format("expected 0, 1, 2 or 3, got {}", args.zero));
+    workload::TrainingConfig c;
+    c.globalBatch = args.batch;
+    c.seq = args.seq;
+    c.microBatch = args.microBatch;
+    c.zeroStage = args.zero;
+    c.flashAttention = args.flashAttention;
+    c.sequenceParallel = args.sequenceParallel;
+    const auto named = [](const char* option, auto parse, const std::string& text) {
+        try {
+            return parse(text);
+        } catch (const Error& e) {
+            throw Error("", option, e.message());
+        }
+    };
+    c.recompute = named("--recompute", workload::recomputeFromString, args.recompute);
+    c.precision = named("--precision", workload::precisionFromString, args.precision);
+    c.optimizer = named("--optimizer", workload::optimizerFromString, args.optimizer);
+    return c;
+}
+
+estimate::Parallelism parallelism(const EstimateArgs& args)
+{
+    for (const auto& [option, value] : {std::pair{"--dp", args.dp}, std::pair{"--tp", args.tp}, std::pair{"--pp", args.pp}})
+        if (value < 1)
+            throw Error("", option, fmt::format("expected a positive integer, got {}", value));
+    return {args.dp, args.tp, args.pp};
+}
+
+estimate::MemoryMode memoryMode(const std::string& mode)
+{
+    if (mode == "full")
+        return estimate::MemoryMode::Full;
+    if (mode == "frenzy")
+        return estimate::MemoryMode::Frenzy;
+    if (mode == "frenzy-literal")
+        return estimate::MemoryMode::FrenzyLiteral;
+    throw Error("", "--mode", fmt::format("expected full, frenzy or frenzy-literal, got \"{}\"", mode));
+}
+
+workload::ModelSpec loadModel(const std::string& nameOrFile)
+{
+    return workload::resolveModel(nameOrFile);
+}
+
+} // namespace orrery::cli
