@@ -108,6 +108,8 @@ public:
             r.arrivalS = job.arrivalS;
             r.idealS = w.job(static_cast<int>(j)).idealS;
             r.demand = w.job(static_cast<int>(j)).demand;
+            if (job.kind == workload::JobKind::Serverless)
+                r.samples = job.iterations * job.config.globalBatch;
         }
     }
 

@@ -3,7 +3,11 @@
 // baseline's conservative request on the fastest GPUs.
 #include "test_support.h"
 
+#include "estimate/plan.h"
+#include "hardware/gpu_catalog.h"
 #include "io/scenario.h"
+#include "metrics/metrics.h"
+#include "workload/model_library.h"
 #include "io/workload_loader.h"
 #include "sched/registry.h"
 #include "sim/prepared_workload.h"
@@ -101,6 +105,19 @@ private slots:
         QCOMPARE(r.job("a").startS, 0.0);
         QCOMPARE(r.job("b").startS, 0.0);
         QVERIFY(r.job("a").finished() && r.job("b").finished());
+        // Job a's speed is the estimator's for its plan (t = 2 on one 2 x A100 80 GB node):
+        // 100 iterations of 2 samples at B / iterationS.
+        const auto& gpu = hardware::GpuCatalog::builtin().at("a100-80gb-pcie");
+        estimate::PlanTarget target{&gpu, 2, 2, gpu.intraLink, r.cluster.network(), 0};
+        workload::TrainingConfig config;
+        config.globalBatch = 2;
+        const double iterationS = estimate::estimateThroughput(workload::ModelLibrary::builtin().at("gpt2-7b"), config,
+                                                               {1, 2, 1}, target)
+                                      .iterationS;
+        QVERIFY(std::abs((r.job("a").endS - r.job("a").startS) - 100 * iterationS) < 1e-6 * 100 * iterationS);
+        QCOMPARE(r.job("a").samples, 200.0);
+        const double expected = (2 / iterationS + r.job("b").samples / (r.job("b").endS - r.job("b").startS)) / 2;
+        QVERIFY(std::abs(metrics::summarize(r.result).avgJobSamplesPerS - expected) < 1e-9 * expected);
     }
 
     // Opportunistic asks for what fits the smallest GPU (40 GB: 8 GPUs) and takes the most powerful
