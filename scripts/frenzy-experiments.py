@@ -83,25 +83,17 @@ def memory_json(cli, model, batch, dp, tp, mode, extra=()):
     return json.loads(out)
 
 
-def total_gib(doc):
-    for key in ("total_gib", "totalGiB", "total"):
-        if key in doc:
-            return doc[key]
-    if "memory" in doc:
-        return total_gib(doc["memory"])
-    raise KeyError(f"no total in {sorted(doc)}")
-
-
 def memory(a):
     print("\n### GPT-2 7B and 350M: MARP's formula vs the itemised model (per GPU, GiB)\n")
-    print("| model | B | d | t | Frenzy (GiB) | Frenzy (GB) | full (GiB) | Frenzy / full |")
+    print("| model | B | d | t | Frenzy (GiB) | Frenzy (GB) | full, allocated (GiB) | Frenzy / full |")
     print("|---|---|---|---|---|---|---|---|")
     grid = [("gpt2-7b", b, d, t) for b in (2, 4, 8) for d in (1, 2) for t in (1, 2, 4, 8) if b % d == 0]
     grid += [("gpt2-350m", b, d, t) for b in (4, 8, 16) for d in (1, 2, 4) for t in (1, 2, 4) if b % d == 0]
     ratios = {"gpt2-7b": [], "gpt2-350m": []}
     for model, b, d, t in grid:
-        fz = total_gib(memory_json(a.cli, model, b, d, t, "frenzy"))
-        full = total_gib(memory_json(a.cli, model, b, d, t, "full", ["--precision", "fp16"]))
+        # allocated: without the CUDA context, which neither MARP nor torch's max_memory_allocated counts.
+        fz = memory_json(a.cli, model, b, d, t, "frenzy")["allocated_gib"]
+        full = memory_json(a.cli, model, b, d, t, "full", ["--precision", "fp16"])["allocated_gib"]
         ratios[model].append(fz / full)
         print(f"| {model} | {b} | {d} | {t} | {fz:.2f} | {fz * 2**30 / 1e9:.2f} | {full:.2f} | {fz / full:.3f} |")
     for model, r in ratios.items():
@@ -118,15 +110,15 @@ def memory(a):
             if row["flash_attn"] == "1":
                 common.append("--flash-attn")
             m = float(row["measured_gib"])
-            dev = row["kind"] == "device"
-            fz = total_gib(memory_json(a.cli, row["model"], int(row["batch"]), int(row["dp"]), int(row["tp"]),
-                                       "frenzy", common))
-            full = total_gib(memory_json(a.cli, row["model"], int(row["batch"]), int(row["dp"]), int(row["tp"]),
-                                         "full", common))
+            # Same convention as tests/core/test_estimate_validation.cpp: what the allocator holds, plus the
+            # CUDA context the source measured when the row is an nvidia-smi (device) figure.
+            context = float(row["context_gib"] or 0) if row["kind"] == "device" else 0.0
+            par = (row["model"], int(row["batch"]), int(row["dp"]), int(row["tp"]))
+            fz = memory_json(a.cli, *par, "frenzy", common)["allocated_gib"] + context
+            full = memory_json(a.cli, *par, "full", common)["allocated_gib"] + context
             acc = lambda p: 100 * (1 - abs(p - m) / m)
-            note = "" if dev else " (allocated)"
-            print(f"| {row['id']} | {row['model']} | {row['precision']} | {m:.2f}{note} | {fz:.2f} | {acc(fz):.0f}% |"
-                  f" {full:.2f} | {acc(full):.0f}% |")
+            print(f"| {row['id']} | {row['model']} | {row['precision']} | {m:.2f} ({row['kind']}) | {fz:.2f} |"
+                  f" {acc(fz):.0f}% | {full:.2f} | {acc(full):.0f}% |")
 
 
 def main():
