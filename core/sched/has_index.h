@@ -12,8 +12,8 @@ namespace orrery::sched {
 
 /**
  * The cluster's idle GPUs, indexed for repeated HAS decisions: nodes are bucketed by (GPU memory
- * size, idle count), so one placement costs O(sizes x GPUs per node x log nodes) instead of a sort
- * of every node, and "does any plan fit" costs O(sizes). Answers exactly what hasPlace answers on
+ * size, idle count) in bitmaps, so one placement round costs O(sizes + nodes / 4096) instead of a
+ * sort of every node, and "does any plan fit" costs O(sizes). Answers exactly what hasPlace answers on
  * the same idle counts (a property test holds the two together).
  */
 class HasIndex
