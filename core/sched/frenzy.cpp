@@ -35,7 +35,7 @@ public:
             const workload::ModelSpec* model = w.source().model(job);
             if (!model)
                 throw Error(fmt::format("policy \"{}\": no model for serverless job \"{}\"", name(), job.id));
-            for (const MarpPlan& p : marpPlans(*model, job.config, w.cluster()))
+            for (const MarpPlan& p : frenzyPolicyPlans(*model, job.config, w.cluster()))
                 m_plans[i].push_back(p.has);
             if (m_plans[i].empty())
                 throw Error(fmt::format("policy \"{}\": job \"{}\" fits no GPU of the cluster (MARP_INFEASIBLE)",

@@ -161,6 +161,7 @@ void GavelRounds::schedule(sim::Decision& decision)
     for (int j : running)
         if (pickedType[static_cast<std::size_t>(j)] != view.typeOf(j))
             decision.release(j);
+    // (a mixed job released here may get the same GPUs back in step 6: no restart is charged then)
     std::stable_sort(picks.begin(), picks.end(), [&](const auto& a, const auto& b) {
         return view.job(a.first).demand > view.job(b.first).demand;
     });
@@ -173,6 +174,21 @@ void GavelRounds::schedule(sim::Decision& decision)
             continue; // counted in the greedy pass, never dispatched (Gavel)
         if (decision.place(j, t))
             m_lastRound.push_back({j, t, now});
+    }
+
+    // 6. Jobs larger than any single type they can run on never fit the per-type pass; give them a mix of
+    //    types from what is left, in priority (index) order. Their time is booked on their first GPU's type.
+    for (int j : active) {
+        if (chosen[static_cast<std::size_t>(j)] || !view.gpusOf(j).empty())
+            continue;
+        const int demand = view.job(j).demand;
+        bool fitsOneType = false;
+        for (int t = 0; t < view.typeCount() && !fitsOneType; ++t)
+            fitsOneType = w.allowed(j, t) && view.totalGpus(t) >= demand;
+        if (fitsOneType || (m_cfg.gavelQuirks && !m_inAlloc[static_cast<std::size_t>(j)]))
+            continue;
+        if (decision.place(j, -1))
+            m_lastRound.push_back({j, w.typeOfGpu(view.gpusOf(j).front()), now});
     }
 }
 

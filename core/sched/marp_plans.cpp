@@ -68,6 +68,37 @@ std::vector<MarpPlan> marpPlans(const workload::ModelSpec& model, const workload
     return out;
 }
 
+std::vector<MarpPlan> frenzyPolicyPlans(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                                        const hardware::Cluster& cluster)
+{
+    // Both capacities are memoryGiB scaled by a constant (1 for Full, 1e9 / GiB for Frenzy), so a
+    // Full-mode requirement converts to the Frenzy unit by the same constant.
+    constexpr double fullToFrenzy = 1e9 / kGiB;
+    const auto paper = marpPlans(model, config, cluster, estimate::MemoryMode::Frenzy);
+    auto full = marpPlans(model, config, cluster, estimate::MemoryMode::Full);
+    for (MarpPlan& p : full) {
+        p.has.requiredGiB *= fullToFrenzy;
+    }
+    const std::vector<HasNode> nodes = hasNodes(cluster, estimate::MemoryMode::Frenzy);
+    std::vector<MarpPlan> out;
+    for (const MarpPlan& p : paper) {
+        const auto real = std::find_if(full.begin(), full.end(), [&](const MarpPlan& q) { return q.par == p.par; });
+        if (real == full.end()) {
+            continue;
+        }
+        MarpPlan both = p;
+        both.has.requiredGiB = std::max(p.has.requiredGiB, real->has.requiredGiB);
+        int adequate = 0;
+        for (const HasNode& n : nodes) {
+            adequate += gpuFits(n.gpuMemoryGiB, both.has.requiredGiB) ? n.idleGpus : 0;
+        }
+        if (adequate >= both.has.gpus) {
+            out.push_back(both);
+        }
+    }
+    return out.empty() ? full : out;
+}
+
 estimate::ThroughputEstimate placementThroughput(const workload::ModelSpec& model,
                                                  const workload::TrainingConfig& config,
                                                  const estimate::Parallelism& par, const hardware::Cluster& cluster,

@@ -27,6 +27,17 @@ std::vector<MarpPlan> marpPlans(const workload::ModelSpec& model, const workload
                                 estimate::MemoryMode mode = estimate::MemoryMode::Frenzy);
 
 /**
+ * The plan list the `frenzy` and `opportunistic` policies give HAS (docs/models/frenzy.md): MARP's
+ * layouts and order from the paper's formula, each kept only if the simulator's itemised memory
+ * model (its ground truth) also fits it, with the per-GPU requirement the larger of the two
+ * (expressed in the Frenzy-mode unit of hasCapacityGiB). When the paper's formula admits no layout
+ * at all but the itemised model does (e.g. GPT-2 1.5B on 40 GB GPUs: 20 bytes per parameter against
+ * 16), the job is planned with the itemised model alone rather than rejected.
+ */
+std::vector<MarpPlan> frenzyPolicyPlans(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                                        const hardware::Cluster& cluster);
+
+/**
  * A GPU type's memory in the unit of MarpPlan::has.requiredGiB, with the capacity convention
  * rankPlans uses for `mode` (Frenzy modes: nominal GB x 1e9 bytes; Full: the GiB figure).
  */

@@ -43,7 +43,7 @@ public:
             const workload::ModelSpec* model = w.source().model(job);
             if (!model)
                 throw Error(fmt::format("policy \"{}\": no model for serverless job \"{}\"", name(), job.id));
-            const auto plans = marpPlans(*model, job.config, w.cluster());
+            const auto plans = frenzyPolicyPlans(*model, job.config, w.cluster());
             for (double cap : m_sortedCapacities) {
                 const auto it = std::find_if(plans.begin(), plans.end(),
                                              [cap](const MarpPlan& p) { return gpuFits(cap, p.has.requiredGiB); });

@@ -13,6 +13,11 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
                                    std::shared_ptr<const ThroughputSource> source, io::ScenarioOptions options)
     : m_cluster(std::move(cluster)), m_options(std::move(options)), m_jobs(std::move(jobs)), m_source(std::move(source))
 {
+    if (m_options.gavelCompat) {
+        // Gavel: preemption and migration are free, and its single-GPU "servers" know no locality.
+        m_options.restartPenaltyS = 0;
+        m_options.crossNodeSlowdown = 1;
+    }
     const auto& present = m_cluster.presentTypes();
     const auto& catalogTypes = m_cluster.catalog().types();
     std::vector<int> simTypeOfCatalog(catalogTypes.size(), -1);

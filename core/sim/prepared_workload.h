@@ -36,6 +36,7 @@ public:
                      std::shared_ptr<const ThroughputSource> source, io::ScenarioOptions options);
 
     const hardware::Cluster& cluster() const { return m_cluster; }
+    /** The scenario options in force (under gavelCompat: no restart penalty, no cross-node slowdown). */
     const io::ScenarioOptions& options() const { return m_options; }
     const std::vector<workload::Job>& jobs() const { return m_jobs; }
     const ThroughputSource& source() const { return *m_source; }

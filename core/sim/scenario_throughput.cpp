@@ -2,9 +2,9 @@
 
 #include "io/error.h"
 #include "io/scenario.h"
+#include "sim/estimator_throughput.h"
 #include "sim/gavel_throughputs.h"
 #include "sim/reference_scaling.h"
-#include "sim/serverless_throughput.h"
 
 #include <fmt/format.h>
 
@@ -38,12 +38,8 @@ public:
 private:
     const ThroughputSource& pick(const workload::Job& job) const
     {
-        if (job.kind == workload::JobKind::Serverless) {
-            if (!m_estimator)
-                throw Error("", "workload", fmt::format("job \"{}\" is serverless (model + config); planning it needs "
-                                                        "the estimators, which this build lacks", job.id));
+        if (job.kind == workload::JobKind::Serverless)
             return *m_estimator;
-        }
         if (!job.jobType.empty()) {
             if (!m_table)
                 throw Error("", "options.throughputs",
@@ -69,7 +65,7 @@ std::shared_ptr<const ThroughputSource> makeScenarioThroughput(const io::Scenari
         table = GavelThroughputs::fromFile(scenario.resolvePath(scenario.options.throughputs));
     return std::make_shared<ScenarioThroughput>(std::move(table), scenario.options.throughputs,
                                                 ReferenceScaling(scenario.cluster.catalog(), scenario.options.referenceGpu),
-                                                std::make_shared<ServerlessThroughput>(scenario.cluster, scenario.models()));
+                                                makeEstimatorThroughput(scenario));
 }
 
 } // namespace orrery::sim

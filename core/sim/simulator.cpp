@@ -62,11 +62,6 @@ public:
           view(*this),
           decision(*this)
     {
-        if (opt.gavelCompat) {
-            // Gavel: preemption and migration are free, and its single-GPU "servers" know no locality.
-            opt.restartPenaltyS = 0;
-            opt.crossNodeSlowdown = 1;
-        }
         const auto n = static_cast<std::size_t>(w.jobCount());
         status.assign(n, JobStatus::Future);
         remaining.assign(n, 0);
@@ -352,6 +347,27 @@ void Engine::closeInterval(int g, int j)
 
 void Engine::commit()
 {
+    // Close the GPUs jobs left before opening the ones they gained (a GPU may change hands within one
+    // decision); GPUs a job keeps stay one interval.
+    for (int pass = 0; pass < 2; ++pass)
+        for (int j : touchedList) {
+            const auto& old = oldGpus[static_cast<std::size_t>(j)];
+            const auto& cur = gpus[static_cast<std::size_t>(j)];
+            std::size_t a = 0, b = 0;
+            while (a < old.size() || b < cur.size()) {
+                if (b == cur.size() || (a < old.size() && old[a] < cur[b])) {
+                    if (pass == 0)
+                        closeInterval(old[a], j);
+                    ++a;
+                } else if (a == old.size() || cur[b] < old[a]) {
+                    if (pass == 1)
+                        openInterval(cur[b]);
+                    ++b;
+                } else {
+                    ++a, ++b;
+                }
+            }
+        }
     for (int j : touchedList) {
         const auto i = static_cast<std::size_t>(j);
         touched[i] = 0;
@@ -359,16 +375,6 @@ void Engine::commit()
         const auto& cur = gpus[i];
         if (old == cur)
             continue;
-        // Close the GPUs it left, open the ones it gained; GPUs kept stay one interval.
-        std::size_t a = 0, b = 0;
-        while (a < old.size() || b < cur.size()) {
-            if (b == cur.size() || (a < old.size() && old[a] < cur[b]))
-                closeInterval(old[a++], j);
-            else if (a == old.size() || cur[b] < old[a])
-                openInterval(cur[b++]);
-            else
-                ++a, ++b;
-        }
         ++version[i];
         if (cur.empty()) {
             listRemove(running, runPos, j);

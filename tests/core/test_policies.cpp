@@ -8,6 +8,10 @@
 #include "sched/registry.h"
 #include "sim/run_policies.h"
 #include "sim/simulator.h"
+#include "estimate/plan.h"
+#include "io/scenario.h"
+
+#include <set>
 
 using namespace orrery;
 using orrery::test::fixedJob;
@@ -68,7 +72,13 @@ class TestPolicies : public QObject
 private slots:
     void registryListsEveryPolicyWithADescription()
     {
-        QCOMPARE(sched::registeredPolicies().size(), std::size_t(6));
+        // The baselines of this file; other policies (frenzy, opportunistic, ...) register alongside.
+        std::set<std::string> names;
+        for (const auto& p : sched::registeredPolicies())
+            names.insert(p.name);
+        for (const char* n : {"fifo", "fifo_perf", "sjf", "tiresias", "max_min_fairness", "max_min_fairness_perf"})
+            QVERIFY2(names.count(n), n);
+        QCOMPARE(names.size(), sched::registeredPolicies().size()); // no duplicates
         for (const auto& p : sched::registeredPolicies()) {
             QVERIFY(!p.description.empty());
             QCOMPARE(p.make()->name(), p.name);
@@ -198,6 +208,36 @@ private slots:
         const auto r = sim::simulate(w, *p, 0, progress);
         QVERIFY(r.cancelled);
         QVERIFY(metrics::summarize(r).jobsCompleted < 5000);
+    }
+
+    void serverlessJobsRunTheirBestPlan()
+    {
+        // The default scenario: 60 serverless jobs (model + config). A baseline gives each the GPU count of its
+        // top-ranked plan; every policy finishes every job.
+        const auto scenario = io::defaultScenario();
+        const auto w = sim::prepareScenario(scenario);
+        QCOMPARE(w.jobCount(), 60);
+        const auto& job = w.jobs()[0];
+        std::vector<estimate::PlanTarget> targets;
+        for (int t = 0; t < w.typeCount(); ++t) {
+            estimate::PlanTarget target;
+            target.gpu = &w.type(t);
+            target.maxGpus = w.gpusOfType(t);
+            target.gpusPerNode = w.maxGpusPerNode(t);
+            target.interNode = w.cluster().network();
+            for (const auto& node : w.cluster().nodes())
+                if (w.typeOfNode(node.id) == t)
+                    target.intraNode = node.intraLink;
+            targets.push_back(target);
+        }
+        const auto plans = estimate::rankPlans(scenario.models().at(job.model), job.config, targets);
+        QVERIFY(!plans.empty());
+        QCOMPARE(w.job(0).demand, plans.front().count);
+        QCOMPARE(w.job(0).work, job.iterations);
+        for (const auto& info : sched::registeredPolicies()) {
+            const auto r = run(w, info.name, 1);
+            QCOMPARE(metrics::summarize(r).jobsCompleted, 60);
+        }
     }
 
     void jobThatCannotRunIsAnInputError()

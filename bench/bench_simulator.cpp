@@ -1,0 +1,141 @@
+// Simulator throughput: 100,000 synthetic jobs on 10,000 GPUs (FIFO and Tiresias' LAS), and Gavel's
+// 1,000-job Poisson trace under gavel_compat per policy. Figures in docs/performance.md ("## Simulator").
+//
+//   cmake --preset release -DORRERY_BUILD_BENCH=ON -DORRERY_WITH_GUI=OFF && cmake --build build-release -j2
+//   build-release/bench/bench_simulator --benchmark_filter=Synthetic/fifo   (one per process for peak memory)
+#include "io/scenario.h"
+#include "sched/registry.h"
+#include "sim/reference_scaling.h"
+#include "sim/run_policies.h"
+#include "sim/simulator.h"
+
+#include <benchmark/benchmark.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/resource.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <random>
+
+using namespace orrery;
+
+namespace {
+
+double peakRssMiB()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0; // KiB on Linux
+}
+
+/** 10,000 GPUs: 500 A100 + 500 V100 + 250 RTX 2080 Ti nodes of 8. */
+hardware::Cluster bigCluster()
+{
+    std::vector<hardware::NodeGroup> groups = {{"a100", "a100-40gb-sxm", 500, 8, std::nullopt},
+                                               {"v100", "v100-16gb", 500, 8, std::nullopt},
+                                               {"rtx", "rtx2080ti", 250, 8, std::nullopt}};
+    return hardware::Cluster(groups, hardware::Link{hardware::LinkKind::InfiniBand, 25, 2},
+                             hardware::GpuCatalog::builtin());
+}
+
+/**
+ * 100,000 jobs: Poisson arrivals at 0.8 jobs/s, GPU demands 1/1/1/2/4/8, log-normal durations
+ * (median 30 min, heavy tail, capped at 2 days) measured on a V100: about 85% offered load.
+ */
+const sim::PreparedWorkload& syntheticWorkload()
+{
+    static const auto workload = [] {
+        std::mt19937_64 rng(42);
+        std::exponential_distribution<double> gap(0.8);
+        std::lognormal_distribution<double> duration(std::log(1800.0), 1.2);
+        const int demands[] = {1, 1, 1, 2, 4, 8};
+        std::uniform_int_distribution<int> pick(0, 5);
+        std::vector<workload::Job> jobs;
+        jobs.reserve(100000);
+        double t = 0;
+        for (int i = 0; i < 100000; ++i) {
+            t += gap(rng);
+            workload::Job j;
+            j.id = std::to_string(i);
+            j.arrivalS = t;
+            j.gpus = demands[pick(rng)];
+            j.durationS = std::min(std::max(duration(rng), 60.0), 172800.0);
+            jobs.push_back(std::move(j));
+        }
+        io::ScenarioOptions options;
+        auto source = std::make_shared<sim::ReferenceScaling>(hardware::GpuCatalog::builtin(), options.referenceGpu);
+        return std::make_unique<sim::PreparedWorkload>(bigCluster(), std::move(jobs), source, options);
+    }();
+    return *workload;
+}
+
+void report(benchmark::State& state, const sim::RunResult& r)
+{
+    state.counters["events"] = static_cast<double>(r.events);
+    state.counters["events_per_s"] = r.wallS > 0 ? static_cast<double>(r.events) / r.wallS : 0;
+    state.counters["decisions"] = static_cast<double>(r.decisions.size());
+    state.counters["peak_rss_mib"] = peakRssMiB();
+    double jct = 0;
+    int n = 0;
+    for (const auto& j : r.jobs)
+        if (j.finished() && !j.excludedFromAverage) {
+            jct += j.jctS();
+            ++n;
+        }
+    state.counters["avg_jct_s"] = n ? jct / n : 0;
+}
+
+void BM_Synthetic(benchmark::State& state, const std::string& policyName)
+{
+    const auto& w = syntheticWorkload();
+    sim::RunResult last;
+    for (auto _ : state) {
+        auto policy = sched::makePolicy(policyName);
+        last = sim::simulate(w, *policy, 0);
+        benchmark::DoNotOptimize(last.makespanS);
+    }
+    report(state, last);
+}
+
+void BM_GavelTrace(benchmark::State& state, const std::string& policyName)
+{
+    const std::string dir = ORRERY_SHARED_DATA_DIR "/gavel/";
+    if (!std::filesystem::exists(dir + "simulation_throughputs.json")) {
+        state.SkipWithError("shared Gavel data not present");
+        return;
+    }
+    nlohmann::json doc = {
+        {"format", "orrery-scenario"},
+        {"version", 1},
+        {"name", "gavel"},
+        {"cluster",
+         {{"nodes",
+           {{{"name", "v"}, {"gpu", "v100"}, {"count", 36}, {"gpus_per_node", 1}},
+            {{"name", "p"}, {"gpu", "p100"}, {"count", 36}, {"gpus_per_node", 1}},
+            {{"name", "k"}, {"gpu", "k80"}, {"count", 36}, {"gpus_per_node", 1}}}}}},
+        {"workload", {{"trace", {{"format", "gavel"}, {"path", dir + "traces/poisson1000_1gpu_lam150_seed0.trace"}}}}},
+        {"policies", {policyName}},
+        {"options", {{"gavel_compat", true}, {"throughputs", dir + "simulation_throughputs.json"}}}};
+    const auto w = sim::prepareScenario(io::parseScenario(doc, "gavel.json"));
+    sim::RunResult last;
+    for (auto _ : state) {
+        auto policy = sched::makePolicy(policyName);
+        last = sim::simulate(w, *policy, 0);
+        benchmark::DoNotOptimize(last.makespanS);
+    }
+    report(state, last);
+}
+
+} // namespace
+
+BENCHMARK_CAPTURE(BM_Synthetic, fifo, std::string("fifo"))->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_Synthetic, tiresias, std::string("tiresias"))->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_GavelTrace, fifo, std::string("fifo"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GavelTrace, fifo_perf, std::string("fifo_perf"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GavelTrace, max_min_fairness, std::string("max_min_fairness"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GavelTrace, max_min_fairness_perf, std::string("max_min_fairness_perf"))
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,161 @@
+// RapidCheck properties of the engine over random clusters and workloads, for every policy.
+#include "test_support.h"
+
+#include "sim_test_helpers.h"
+
+#include "sched/registry.h"
+#include "sim/simulator.h"
+
+#include <map>
+
+using namespace orrery;
+
+namespace {
+
+const std::vector<std::string> kTypes = {"k80", "p100", "v100", "a100", "rtx2080ti"};
+
+struct Case
+{
+    std::vector<std::tuple<std::string, int, int>> groups;
+    std::vector<workload::Job> jobs;
+    io::ScenarioOptions options;
+};
+
+rc::Gen<Case> genCase()
+{
+    return rc::gen::exec([] {
+        Case c;
+        const int groups = *rc::gen::inRange(1, 4);
+        int total = 0;
+        int largest = 0;
+        for (int g = 0; g < groups; ++g) {
+            const auto type = *rc::gen::elementOf(kTypes);
+            const int nodes = *rc::gen::inRange(1, 4);
+            const int perNode = *rc::gen::elementOf(std::vector<int>{1, 2, 4, 8});
+            c.groups.emplace_back(type, nodes, perNode);
+            total += nodes * perNode;
+            largest = std::max(largest, perNode);
+        }
+        c.options.gavelCompat = *rc::gen::inRange(0, 5) == 0;
+        int smallestType = total;
+        std::map<std::string, int> perType;
+        for (const auto& [type, nodes, perNode] : c.groups)
+            perType[type] += nodes * perNode;
+        for (const auto& [type, n] : perType)
+            smallestType = std::min(smallestType, n);
+        // Gavel's mechanism only runs a job on one type, and its FIFO may pick any: keep jobs within every type.
+        const int maxDemand = c.options.gavelCompat ? smallestType : std::min(total, 2 * largest);
+        const int jobs = *rc::gen::inRange(1, 40);
+        for (int j = 0; j < jobs; ++j) {
+            const int gpus = *rc::gen::inRange(1, maxDemand + 1);
+            const double arrival = *rc::gen::inRange(0, 3000);
+            const double duration = *rc::gen::inRange(10, 5000);
+            c.jobs.push_back(test::fixedJob("j" + std::to_string(j), arrival, gpus, duration,
+                                            *rc::gen::elementOf(std::vector<std::string>{"", "k80", "a100"})));
+        }
+        c.options.restartPenaltyS = *rc::gen::elementOf(std::vector<double>{0, 30});
+        c.options.roundS = *rc::gen::elementOf(std::vector<double>{60, 360});
+        return c;
+    });
+}
+
+bool isNonPreemptive(const std::string& policy)
+{
+    return policy == "fifo" || policy == "fifo_perf" || policy == "sjf";
+}
+
+} // namespace
+
+class TestSimulatorProperties : public QObject
+{
+    Q_OBJECT
+private slots:
+    void invariantsHoldForEveryPolicy()
+    {
+        ORRERY_CHECK_PROPERTY("no oversubscription, all finish, JCT >= ideal, GPU-seconds = work / rate, deterministic",
+                              [] {
+            const Case c = *genCase();
+            const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
+            const std::uint64_t seed = *rc::gen::inRange<std::uint64_t>(0, 1000);
+            for (const auto& info : sched::registeredPolicies()) {
+                auto policy = info.make();
+                const auto r = sim::simulate(w, *policy, seed);
+
+                // No GPU is ever held by two jobs: per GPU, intervals never overlap.
+                for (std::size_t i = 1; i < r.intervals.size(); ++i)
+                    if (r.intervals[i].gpu == r.intervals[i - 1].gpu)
+                        RC_ASSERT(r.intervals[i].startS >= r.intervals[i - 1].endS - 1e-9);
+                // Utilisation never exceeds the cluster.
+                for (const auto& s : r.utilization)
+                    RC_ASSERT(s.busyGpus <= r.totalGpus);
+
+                for (std::size_t j = 0; j < r.jobs.size(); ++j) {
+                    const auto& rec = r.jobs[j];
+                    RC_ASSERT(rec.finished());
+                    RC_ASSERT(rec.startS >= rec.arrivalS);
+                    RC_ASSERT(rec.jctS() >= rec.idealS * (1 - 1e-9));
+                    // Held GPU time can never be less than the work at the best possible rate.
+                    if (rec.gpuSeconds < rec.demand * rec.idealS * (1 - 1e-9)) {
+                        RC_LOG() << info.name << " job " << j << " type " << rec.gpuType << " gpus " << rec.gpus
+                                 << " nodes " << rec.nodes << " demand " << rec.demand << " start " << rec.startS
+                                 << " end " << rec.endS << " ideal " << rec.idealS << " compat " << c.options.gavelCompat
+                                 << " restarts " << rec.restarts << "\n";
+                        for (const auto& [t, n, p] : c.groups)
+                            RC_LOG() << t << " " << n << "x" << p << "\n";
+                        for (const auto& jb : c.jobs)
+                            RC_LOG() << jb.id << " a=" << jb.arrivalS << " g=" << jb.gpus << " d=" << jb.durationS << " ref=" << jb.referenceGpu << "\n";
+                    }
+                    RC_ASSERT(rec.gpuSeconds >= rec.demand * rec.idealS * (1 - 1e-9));
+                    if (isNonPreemptive(info.name) && !c.options.gavelCompat && rec.gpuType != "mixed") {
+                        // One allocation for its whole life: GPU-seconds = GPUs x work / rate.
+                        RC_ASSERT(rec.restarts == 0);
+                        const auto& job = w.job(static_cast<int>(j));
+                        int type = -1;
+                        for (int t = 0; t < w.typeCount(); ++t)
+                            if (w.type(t).name == rec.gpuType)
+                                type = t;
+                        RC_ASSERT(type >= 0);
+                        double rate = w.rate(static_cast<int>(j), type);
+                        if (rec.nodes > 1)
+                            rate *= c.options.crossNodeSlowdown;
+                        const double expected = rec.gpus * job.work / rate;
+                        RC_ASSERT(std::abs(rec.gpuSeconds - expected) <= 1e-6 * expected);
+                    }
+                }
+                // Same seed, same run.
+                auto again = info.make();
+                const auto r2 = sim::simulate(w, *again, seed);
+                RC_ASSERT(r2.intervals.size() == r.intervals.size());
+                for (std::size_t i = 0; i < r.intervals.size(); ++i) {
+                    RC_ASSERT(r2.intervals[i].job == r.intervals[i].job);
+                    RC_ASSERT(r2.intervals[i].gpu == r.intervals[i].gpu);
+                    RC_ASSERT(r2.intervals[i].startS == r.intervals[i].startS);
+                    RC_ASSERT(r2.intervals[i].endS == r.intervals[i].endS);
+                }
+                for (std::size_t j = 0; j < r.jobs.size(); ++j)
+                    RC_ASSERT(r2.jobs[j].endS == r.jobs[j].endS);
+            }
+        });
+    }
+
+    void intervalsOfAJobOnAGpuAreMerged()
+    {
+        ORRERY_CHECK_PROPERTY("no two intervals of the same job on the same GPU touch", [] {
+            const Case c = *genCase();
+            const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
+            for (const char* name : {"tiresias", "max_min_fairness_perf"}) {
+                auto policy = sched::makePolicy(name);
+                const auto r = sim::simulate(w, *policy, 1);
+                for (std::size_t i = 1; i < r.intervals.size(); ++i) {
+                    const auto& a = r.intervals[i - 1];
+                    const auto& b = r.intervals[i];
+                    if (a.gpu == b.gpu && a.job == b.job)
+                        RC_ASSERT(b.startS > a.endS);
+                }
+            }
+        });
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimulatorProperties)
+#include "test_simulator_properties.moc"
