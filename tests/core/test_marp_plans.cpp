@@ -9,6 +9,8 @@
 #include "sched/marp_plans.h"
 #include "workload/model_library.h"
 
+#include <algorithm>
+
 using namespace orrery;
 using namespace orrery::sched;
 
@@ -105,6 +107,50 @@ private slots:
                                            hardware::GpuCatalog::builtin());
         QVERIFY(marpPlans(model, batch(8), sim).empty());
         QVERIFY(!marpPlans(model, batch(8), testbed()).empty());
+    }
+
+    // The policies' plan list: MARP's layouts and order, each also fitting the itemised model, with the
+    // larger requirement of the two (in Frenzy's GB-based unit).
+    void policyPlansRespectBothModels()
+    {
+        const auto sim = hardware::Cluster({{"rtx", "rtx2080ti", 3, 8, {}}, {"a100", "a100-40gb-sxm", 2, 8, {}},
+                                            {"quad", "quadro-rtx6000", 1, 4, {}}},
+                                           hardware::Link{hardware::LinkKind::Ethernet, 3.125, 5},
+                                           hardware::GpuCatalog::builtin());
+        const auto& lib = workload::ModelLibrary::builtin();
+        const double toFrenzy = 1e9 / 1073741824.0;
+        for (const char* name : {"gpt2-7b", "gpt2-350m", "bert-large"}) {
+            for (int b : {2, 8}) {
+                const auto& model = lib.at(name);
+                const auto paper = marpPlans(model, batch(b), sim, estimate::MemoryMode::Frenzy);
+                const auto full = marpPlans(model, batch(b), sim, estimate::MemoryMode::Full);
+                const auto plans = frenzyPolicyPlans(model, batch(b), sim);
+                QVERIFY(!plans.empty());
+                std::size_t lastRank = 0;
+                for (const auto& p : plans) {
+                    auto inPaper = std::find_if(paper.begin(), paper.end(), [&](auto& q) { return q.par == p.par; });
+                    auto inFull = std::find_if(full.begin(), full.end(), [&](auto& q) { return q.par == p.par; });
+                    QVERIFY(inPaper != paper.end() && inFull != full.end());
+                    QCOMPARE(p.has.requiredGiB,
+                             std::max(inPaper->has.requiredGiB, inFull->has.requiredGiB * toFrenzy));
+                    const auto rank = static_cast<std::size_t>(inPaper - paper.begin());
+                    QVERIFY(rank >= lastRank); // MARP's order is kept
+                    lastRank = rank;
+                }
+            }
+        }
+        // GPT2-7B at B = 2: the paper's formula is the stricter one, so F7's 8-GPU plan survives.
+        const auto seven = frenzyPolicyPlans(lib.at("gpt2-7b"), batch(2), a100s());
+        QCOMPARE(seven.front().par, (estimate::Parallelism{2, 4, 1}));
+        // GPT-2 1.5B at B = 8: no layout under the paper's 20 bytes per parameter on <= 40 GB GPUs, but
+        // the itemised model has one, so the job is planned with it instead of being rejected.
+        const auto& xl = lib.at("gpt2-1.5b");
+        QVERIFY(marpPlans(xl, batch(8), sim, estimate::MemoryMode::Frenzy).empty());
+        const auto xlPlans = frenzyPolicyPlans(xl, batch(8), sim);
+        const auto xlFull = marpPlans(xl, batch(8), sim, estimate::MemoryMode::Full);
+        QVERIFY(!xlPlans.empty());
+        QCOMPARE(xlPlans.size(), xlFull.size());
+        QCOMPARE(xlPlans.front().par, xlFull.front().par);
     }
 
     // The slowest GPU type of a mixed placement sets the pace; spreading over nodes costs speed.
