@@ -12,7 +12,8 @@ namespace {
 
 /**
  * Frenzy (Chang et al. 2024): MARP plans every serverless job (fewest GPUs first, per-GPU memory
- * from the Frenzy memory model) and HAS places it (docs/models/frenzy.md). On every arrival and
+ * from the paper's formula, checked against the simulator's itemised model: frenzyPolicyPlans) and
+ * HAS places it (docs/models/frenzy.md). On every arrival and
  * completion the pending jobs are scanned in arrival order; each gets the first of its plans the
  * idle GPUs cover, placed best-fit. A job nothing fits keeps its place and later jobs may start
  * (backfilling). Fixed-request jobs (traces) are one plan: their GPU count, any memory.
