@@ -25,6 +25,7 @@ void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout)
     cmd->add_option("--optimizer", args.optimizer, "adam, adamw or sgd")->capture_default_str();
     cmd->add_flag("--flash-attn", args.flashAttention, "Flash attention (no s^2 attention scores kept)");
     cmd->add_flag("--sequence-parallel", args.sequenceParallel, "Megatron sequence parallelism (with --tp > 1)");
+    cmd->add_flag("--autocast", args.autocast, "PyTorch AMP semantics for bf16/fp16 (fp32 states, cached half weights)");
     cmd->add_option("--mode", args.mode, "Memory model: full (itemised) or frenzy (the paper's formula)")
         ->capture_default_str();
     cmd->add_flag("--json", args.json, "Machine-readable output");
@@ -50,6 +51,7 @@ workload::TrainingConfig trainingConfig(const EstimateArgs& args)
     c.zeroStage = args.zero;
     c.flashAttention = args.flashAttention;
     c.sequenceParallel = args.sequenceParallel;
+    c.autocast = args.autocast;
     const auto named = [](const char* option, auto parse, const std::string& text) {
         try {
             return parse(text);

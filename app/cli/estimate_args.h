@@ -27,6 +27,7 @@ struct EstimateArgs
     std::string optimizer = "adam";
     bool flashAttention = false;
     bool sequenceParallel = false;
+    bool autocast = false;
     std::string mode = "full";
     std::string gpu;
     bool json = false;

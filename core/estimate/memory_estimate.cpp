@@ -46,7 +46,9 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
                                const Parallelism& par, const BatchShape& shape, int stage)
 {
     const int t = par.tp, p = par.pp, d = par.dp;
-    const StateBytes bytes = stateBytes(config.precision, config.optimizer);
+    const bool amp = config.autocast && config.precision != workload::Precision::FP32;
+    // Autocast trains fp32 parameters: the states are those of fp32 training (16 B with Adam, as mixed precision).
+    const StateBytes bytes = stateBytes(amp ? workload::Precision::FP32 : config.precision, config.optimizer);
     const double params = stageParamsPerGpu(model, t, p, stage);
 
     MemoryBreakdown m;
@@ -78,6 +80,10 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
         // 4sbv/t); their gradient is materialised at the start of backward, on top of everything else.
         activations += 2 * e * s * b * h / spDiv + 4 * s * b * V / t;
         temporary += 4 * s * b * V / t;
+    }
+    if (amp) {
+        // Autocast caches the half copy of every weight it casts, for the whole forward and backward.
+        temporary += params * 2;
     }
     if (config.zeroStage >= 3) {
         // ZeRO-3 gathers each layer's weights before use; the current layer and a prefetched one.

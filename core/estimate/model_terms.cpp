@@ -107,16 +107,22 @@ double layerActivationBytes(const workload::ModelSpec& model, const workload::Tr
         return e * sbh / (sp ? tp : 1);
     }
 
-    // Norm inputs (2), QKV input, MLP input; two dropout masks of one byte.
-    double replicated = 4 * e * sbh + (dropout ? 2 * sbh : 0);
+    // Norm inputs (2), QKV input, MLP input; two dropout masks of one byte. Under autocast the norm
+    // inputs sit on the fp32 residual stream.
+    const bool amp = config.autocast && config.precision != Precision::FP32;
+    double replicated = (amp ? 2 * 4 + 2 * e : 4 * e) * sbh + (dropout ? 2 * sbh : 0);
     // Q, K, V (K and V of kv heads), attention context (input of the output projection).
     double sharded = e * sbh * (1 + 2 * g) + e * sbh;
     // MLP: fc1 output + activation output; gated: gate, up, activation(gate) and their product.
     sharded += (model.gatedMlp ? 4 : 2) * e * s * b * f;
     const bool keepScores = config.recompute == Recompute::None && !config.flashAttention;
     if (keepScores) {
-        // Softmax output (e a s^2 b); with dropout its mask (a s^2 b) and output (e a s^2 b).
-        sharded += (dropout ? 2 * e + 1 : e) * a * s * s * b;
+        // Softmax output (e a s^2 b); with dropout its mask (a s^2 b) and output (e a s^2 b). Autocast runs
+        // softmax in fp32 and keeps the half copy that the attention x V product casts its input to.
+        if (amp)
+            sharded += (4 + (dropout ? 1 : 0) + e) * a * s * s * b;
+        else
+            sharded += (dropout ? 2 * e + 1 : e) * a * s * s * b;
     } else if (config.flashAttention) {
         // Flash attention keeps only the fp32 log-sum-exp per row (Dao et al. 2022).
         sharded += 4 * a * s * b;

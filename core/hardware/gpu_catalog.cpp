@@ -110,7 +110,7 @@ void GpuCatalog::add(GpuType type)
     int idx = existing;
     if (existing >= 0 && m_types[existing].name == type.name) {
         for (const auto& a : m_types[existing].aliases)
-            m_index.erase(a);
+            m_index.erase(util::toLower(a));
         m_types[existing] = std::move(type);
     } else {
         idx = static_cast<int>(m_types.size());
@@ -118,10 +118,12 @@ void GpuCatalog::add(GpuType type)
     }
     const GpuType& t = m_types[idx];
     m_index[util::toLower(t.name)] = idx;
-    for (const auto& a : t.aliases) {
+    // Lookups are case-insensitive, so the index holds lower-case keys whatever the caller wrote.
+    for (const auto& alias : t.aliases) {
+        const std::string a = util::toLower(alias);
         auto it = m_index.find(a);
         if (it != m_index.end() && it->second != idx)
-            throw Error("alias \"" + a + "\" of \"" + t.name + "\" is already used by \"" +
+            throw Error("alias \"" + alias + "\" of \"" + t.name + "\" is already used by \"" +
                         m_types[it->second].name + "\"");
         m_index[a] = idx;
     }

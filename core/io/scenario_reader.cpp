@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <regex>
+#include <unordered_set>
 
 namespace orrery::io {
 
@@ -92,8 +93,8 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         job.deadlineS = *d;
     if (job.deadlineS && *job.deadlineS <= job.arrivalS)
         o.fail("deadline_s", fmt::format("deadline {} is not after the arrival {}", *job.deadlineS, job.arrivalS));
-    o.allow({"model", "batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
-             "flash_attn", "sequence_parallel", "gpus", "gpu_type", "duration_s", "reference_gpu", "job_type",
+    o.allow({"model", "batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero", "flash_attn",
+             "sequence_parallel", "autocast", "gpus", "gpu_type", "duration_s", "reference_gpu", "job_type",
              "scale_factor", "iterations"});
 
     const bool serverless = o.has("model");
@@ -121,6 +122,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
             o.fail("zero", fmt::format("expected a ZeRO stage 0..3, got {}", c.zeroStage));
         c.flashAttention = o.boolean("flash_attn", false);
         c.sequenceParallel = o.boolean("sequence_parallel", false);
+        c.autocast = o.boolean("autocast", false);
         job.iterations = o.positiveNumber("iterations");
         for (const char* k : {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor"})
             if (o.has(k))
@@ -149,7 +151,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
             job.iterations = o.positiveNumber("iterations");
         }
         for (const char* k : {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
-                              "flash_attn", "sequence_parallel"})
+                              "flash_attn", "sequence_parallel", "autocast"})
             if (o.has(k))
                 o.fail(k, "only serverless jobs (with \"model\") take this field");
     }
@@ -272,11 +274,12 @@ Scenario parse(const json& doc)
             const std::string path = indexPath(wo.childPath("jobs"), i);
             s.workload.jobs.push_back(readJob(JsonObject((*jobs)[i], path), i, models, catalog));
         }
+        // Imported traces put tens of thousands of jobs inline: a hash set, not a pairwise scan.
+        std::unordered_set<std::string> ids;
         for (std::size_t i = 0; i < s.workload.jobs.size(); ++i)
-            for (std::size_t j = 0; j < i; ++j)
-                if (s.workload.jobs[i].id == s.workload.jobs[j].id)
-                    throw Error("", indexPath(wo.childPath("jobs"), i) + ".id",
-                                "duplicate job id \"" + s.workload.jobs[i].id + "\"");
+            if (!ids.insert(s.workload.jobs[i].id).second)
+                throw Error("", indexPath(wo.childPath("jobs"), i) + ".id",
+                            "duplicate job id \"" + s.workload.jobs[i].id + "\"");
     }
     if (const json* t = wo.member("trace"))
         s.workload.trace = readTrace(JsonObject(*t, wo.childPath("trace")), catalog);

@@ -51,6 +51,8 @@ json jobToJson(const Job& job)
             j["flash_attn"] = true;
         if (c.sequenceParallel)
             j["sequence_parallel"] = true;
+        if (c.autocast)
+            j["autocast"] = true;
         j["iterations"] = job.iterations;
     } else {
         j["gpus"] = job.gpus;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,7 +91,7 @@ void forEachLine(std::string_view text, F&& fn)
 class FieldParser
 {
 public:
-    FieldParser(const std::string& file, int line) : m_file(file), m_line(line) {}
+    FieldParser(std::string file, int line) : m_file(std::move(file)), m_line(line) {}
 
     [[noreturn]] void fail(std::string_view field, const std::string& problem) const;
 
@@ -109,7 +110,7 @@ public:
     const std::string& file() const { return m_file; }
 
 private:
-    const std::string& m_file;
+    std::string m_file;
     int m_line;
 };
 

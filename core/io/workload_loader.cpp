@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <unordered_set>
 
 namespace orrery::io {
@@ -59,31 +60,38 @@ std::vector<Job> generatedJobs(const Scenario& s, const GeneratorSpec& g)
 
 } // namespace
 
+void assignUniqueIds(std::vector<Job>& jobs)
+{
+    std::unordered_set<std::string> ids;
+    ids.reserve(jobs.size());
+    std::vector<std::size_t> clashes;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        if (!ids.insert(jobs[i].id).second)
+            clashes.push_back(i);
+    for (std::size_t i : clashes) {
+        for (int k = 2;; ++k) {
+            std::string id = fmt::format("{}~{}", jobs[i].id, k);
+            if (ids.insert(id).second) {
+                jobs[i].id = std::move(id);
+                break;
+            }
+        }
+    }
+}
+
 std::vector<Job> loadJobs(const Scenario& s)
 {
     std::vector<Job> jobs = s.workload.jobs;
-    std::unordered_set<std::string> ids;
-    for (const auto& j : jobs)
-        ids.insert(j.id);
     auto append = [&](std::vector<Job> more) {
         jobs.reserve(jobs.size() + more.size());
-        for (auto& j : more) {
-            if (!ids.insert(j.id).second) {
-                for (int k = 2;; ++k) {
-                    std::string id = fmt::format("{}~{}", j.id, k);
-                    if (ids.insert(id).second) {
-                        j.id = std::move(id);
-                        break;
-                    }
-                }
-            }
-            jobs.push_back(std::move(j));
-        }
+        std::move(more.begin(), more.end(), std::back_inserter(jobs));
     };
     if (s.workload.trace)
         append(traceJobs(s, *s.workload.trace));
     if (s.workload.generator)
         append(generatedJobs(s, *s.workload.generator));
+    // Inline jobs come first, so they keep their ids.
+    assignUniqueIds(jobs);
     std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.arrivalS < b.arrivalS; });
     return jobs;
 }

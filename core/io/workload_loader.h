@@ -17,4 +17,7 @@ namespace orrery::io {
  */
 std::vector<workload::Job> loadJobs(const Scenario& s);
 
+/** Keeps the first job of each id and renames later ones `<id>~2`, `<id>~3`... (never to a taken id). */
+void assignUniqueIds(std::vector<workload::Job>& jobs);
+
 } // namespace orrery::io

@@ -24,7 +24,7 @@ std::vector<GpuType> openbCustomGpus()
         t.name = "openb-" + util::toLower(g);
         t.display = fmt::format("Alibaba {} (undisclosed)", g);
         t.vendor = "nvidia";
-        t.aliases = {g};
+        t.aliases = {util::toLower(g)};
         t.source = fmt::format("Alibaba openb trace (FGD, ATC'23): {} is an undisclosed internal GPU model. Its figures "
                                "are not published; Orrery assumes those of the V100-16GB.",
                                g);

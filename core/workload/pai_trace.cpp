@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <unordered_map>
 
 namespace orrery::workload {
@@ -203,6 +204,44 @@ std::optional<std::string> readIfExists(const std::string& path)
 }
 
 } // namespace
+
+PaiMachines parsePaiMachines(const std::string& text, const std::string& label,
+                             const std::optional<std::string>& header)
+{
+    const io::TextTable t = table(text, label, header, "machine");
+    const int cType = t.requireColumn("gpu_type"), cGpus = t.requireColumn("cap_gpu");
+    PaiMachines out;
+    std::map<std::pair<std::string, long long>, std::size_t> groupOf;
+    for (const auto& r : t.records()) {
+        const io::FieldParser p(label, r.line);
+        const std::string& paiType = t.field(r, cType);
+        const auto gpus = p.nonNegativeInteger("cap_gpu", t.field(r, cGpus));
+        if (paiType == "CPU" || gpus == 0) {
+            ++out.cpuOnly;
+            continue;
+        }
+        if (gpus > 64)
+            p.fail("cap_gpu", fmt::format("expected GPUs per machine (at most 64), got {}", gpus));
+        const std::string type = referenceGpu(paiType, p);
+        if (type.empty())
+            p.fail("gpu_type", "a machine with GPUs needs a GPU type, got an empty field");
+        auto [it, fresh] = groupOf.try_emplace({paiType, gpus}, out.groups.size());
+        if (fresh)
+            out.groups.push_back(hardware::NodeGroup{fmt::format("{}x{}", util::toLower(paiType), gpus), type, 0,
+                                                     static_cast<int>(gpus), std::nullopt});
+        ++out.groups[it->second].count;
+        ++out.machines;
+        out.gpus += static_cast<int>(gpus);
+    }
+    if (out.groups.empty())
+        throw Error(label, "", "no GPU machines in the machine table");
+    return out;
+}
+
+PaiMachines readPaiMachines(const std::string& path)
+{
+    return parsePaiMachines(util::readFile(path), util::baseName(path), readIfExists(paiHeaderPath(path)));
+}
 
 TraceRead readPaiTrace(const std::string& taskTablePath, const std::string& jobTablePath, std::optional<int> limit)
 {

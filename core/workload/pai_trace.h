@@ -1,5 +1,6 @@
 #pragma once
 
+#include "hardware/cluster.h"
 #include "workload/trace_read.h"
 
 #include <optional>
@@ -38,6 +39,22 @@ TraceRead parsePaiTrace(const PaiTables& tables, std::optional<int> limit = {});
 /** Reads the tables (and their `.header` files beside them); `jobTablePath` may be empty. */
 TraceRead readPaiTrace(const std::string& taskTablePath, const std::string& jobTablePath = {},
                        std::optional<int> limit = {});
+
+/**
+ * PAI's machine table (`pai_machine_spec.csv`: machine, gpu_type, cap_cpu,
+ * cap_mem, cap_gpu; headerless, names from its `.header`) as node groups, one per
+ * (GPU type, GPUs per machine), types mapped as for jobs; CPU-only machines
+ * are left out.
+ */
+struct PaiMachines
+{
+    std::vector<hardware::NodeGroup> groups;
+    int machines = 0; ///< GPU machines
+    int cpuOnly = 0;
+    int gpus = 0;
+};
+PaiMachines parsePaiMachines(const std::string& text, const std::string& label, const std::optional<std::string>& header);
+PaiMachines readPaiMachines(const std::string& path);
 
 /** `dir/stem.header` for `dir/stem.anything.csv`: where PAI keeps a table's column names. */
 std::string paiHeaderPath(const std::string& tablePath);

@@ -28,6 +28,12 @@ struct TrainingConfig
     int zeroStage = 0;    ///< 0..3, over the data-parallel group
     bool flashAttention = false;
     bool sequenceParallel = false;
+    /**
+     * PyTorch AMP (autocast) rather than Megatron/DeepSpeed-style half precision: fp32 weights and
+     * gradients, half copies of the weights cached during the step, norm and softmax outputs in fp32.
+     * Only meaningful with bf16/fp16.
+     */
+    bool autocast = false;
 
     bool operator==(const TrainingConfig&) const = default;
 };

@@ -53,6 +53,10 @@ private slots:
         // ZeRO-3 over 8: 16 B x 6.74e9 / 8 ~ 12.6 GiB of states.
         const double states = j["weights_gib"].get<double>() + j["gradients_gib"].get<double>() + j["optimizer_gib"].get<double>();
         QVERIFY(states > 12 && states < 13);
+        // --autocast: fp32 weights (4 B per parameter instead of 2).
+        const auto half = runJson({"memory", "--model", "bert-large", "--batch", "4", "--precision", "fp16"});
+        const auto amp = runJson({"memory", "--model", "bert-large", "--batch", "4", "--precision", "fp16", "--autocast"});
+        QVERIFY(std::abs(amp["weights_gib"].get<double>() / half["weights_gib"].get<double>() - 2) < 1e-9);
         // A model file works like a library name.
         const QString path = QDir::temp().filePath("orrery_cli_model.json");
         {

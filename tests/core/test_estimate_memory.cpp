@@ -239,6 +239,28 @@ private slots:
         QVERIFY(std::abs(r.weightsGiB * kGiB - 4 * P) < 1);
     }
 
+    // PyTorch AMP: fp32 states, cached half weights, fp32 norm inputs and softmax output (+ its half copy).
+    void autocastByHand()
+    {
+        const ModelSpec& m = ModelLibrary::builtin().at("bert-large");
+        TrainingConfig c = cfg(4, 512);
+        c.precision = workload::Precision::FP16;
+        c.autocast = true;
+        const MemoryBreakdown r = estimateMemory(m, c, {1, 1, 1});
+        const double P = double(m.paramCount());
+        QVERIFY(std::abs(r.weightsGiB * kGiB - 4 * P) < 1);
+        QVERIFY(std::abs(r.gradientsGiB * kGiB - 4 * P) < 1);
+        QVERIFY(std::abs(r.optimizerGiB * kGiB - 8 * P) < 1);
+        const double s = 512, b = 4, h = 1024, a = 16, V = 30522;
+        const double sbh = s * b * h;
+        // norm inputs fp32 + half QKV/MLP inputs + masks; Q K V context; MLP; fp32 softmax, mask, half copy
+        const double layer = (12 + 2) * sbh + 8 * sbh + 16 * sbh + (4 + 1 + 2) * a * s * s * b;
+        const double act = 24 * layer + sbh + 4 * sbh + 4 * s * b * V;
+        QVERIFY(std::abs(r.activationsGiB * kGiB - act) < 1);
+        const double temp = 4 * s * b * V + 2 * P;
+        QVERIFY(std::abs(r.temporaryGiB() * kGiB - (temp + 0.1 * (act + temp))) < 1);
+    }
+
     // Pipeline: 1F1B keeps p micro-batches on stage 0; the head sits on the last stage.
     void pipelineFirstStageHoldsPMicroBatches()
     {

@@ -98,6 +98,10 @@ std::vector<BadCase> badCases()
          "bad.json: workload.jobs[1]: a fixed-request job needs exactly one of \"duration_s\" (measured run time) or \"job_type\" with \"iterations\" (throughput-table job)"},
         {"serverless field on fixed job", [](json& j) { j["workload"]["jobs"][1]["batch"] = 4; },
          "bad.json: workload.jobs[1].batch: only serverless jobs (with \"model\") take this field"},
+        {"autocast on fixed job", [](json& j) { j["workload"]["jobs"][1]["autocast"] = true; },
+         "bad.json: workload.jobs[1].autocast: only serverless jobs (with \"model\") take this field"},
+        {"autocast not a boolean", [](json& j) { j["workload"]["jobs"][0]["autocast"] = "yes"; },
+         "bad.json: workload.jobs[0].autocast: expected true or false, got \"yes\""},
         {"fixed field on serverless job", [](json& j) { j["workload"]["jobs"][0]["duration_s"] = 4; },
          "bad.json: workload.jobs[0].duration_s: only fixed-request jobs (with \"gpus\") take this field"},
         {"duplicate job id", [](json& j) { j["workload"]["jobs"][2]["id"] = "s"; },
@@ -147,6 +151,7 @@ private slots:
         QCOMPARE(s.cluster.totalGpus(), 20);
         QCOMPARE(int(s.workload.jobs.size()), 3);
         QCOMPARE(s.workload.jobs[0].kind, workload::JobKind::Serverless);
+        QVERIFY(!s.workload.jobs[0].config.autocast); // default
         QCOMPARE(s.workload.jobs[2].scaleFactor, 1);
         QCOMPARE(s.cluster.network().bandwidthGBps, 25.0 / 8.0);
         QCOMPARE(s.options.seed, std::uint64_t(3));
@@ -235,6 +240,7 @@ private slots:
                     j["iterations"] = *rc::gen::inRange(1, 100000);
                     j["zero"] = *rc::gen::inRange(0, 4);
                     j["recompute"] = *rc::gen::elementOf(std::vector<std::string>{"none", "selective", "full"});
+                    j["autocast"] = *rc::gen::arbitrary<bool>();
                 } else {
                     j["gpus"] = *rc::gen::inRange(1, 64);
                     j["duration_s"] = *rc::gen::inRange(1, 1000000);

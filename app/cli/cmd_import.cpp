@@ -1,0 +1,206 @@
+// orrery-cli import: a job trace (Gavel, Alibaba openb/PAI, Helios, Philly) into a scenario file.
+#include "cli.h"
+
+#include "hardware/cluster_spec.h"
+#include "io/error.h"
+#include "io/scenario.h"
+#include "io/workload_loader.h"
+#include "util/text.h"
+#include "workload/openb_trace.h"
+#include "workload/pai_trace.h"
+#include "workload/trace_reader.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace orrery::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ImportArgs
+{
+    std::string format;
+    std::string file;
+    std::string output;
+    std::string cluster;
+    std::string nodes;      // openb node list / PAI machine table
+    std::string paiJobs;    // PAI job table
+    std::string throughputs;
+    std::string referenceGpu;
+    std::string name;
+    std::vector<std::string> policies;
+    int limit = 0;
+    bool gavelCompat = false;
+    bool json = false;
+};
+
+bool exists(const std::string& path)
+{
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+}
+
+std::string sibling(const std::string& file, const std::string& name)
+{
+    return (fs::path(file).parent_path() / name).string();
+}
+
+// A path as the scenario should store it: relative to the scenario's directory.
+std::string relativeTo(const std::string& path, const std::string& scenarioPath)
+{
+    std::error_code ec;
+    const fs::path base = fs::absolute(fs::path(scenarioPath), ec).parent_path();
+    const fs::path rel = fs::relative(fs::absolute(path, ec), base, ec);
+    return ec || rel.empty() ? fs::absolute(path).string() : rel.generic_string();
+}
+
+// Default GPUs per node of a --cluster item without `/N`. Gavel's simulator gives every
+// GPU its own server (--num_gpus_per_server 1:1:1), so --gavel-compat follows it.
+int defaultGpusPerNode(const ImportArgs& a)
+{
+    if (a.format == "gavel")
+        return a.gavelCompat ? 1 : 4;
+    return 8;
+}
+
+// Clusters when --cluster is not given, per format (documented in docs/traces.md).
+std::string defaultClusterSpec(const ImportArgs& a, const std::string& referenceGpu)
+{
+    if (a.format == "gavel")
+        return "v100:36,p100:36,k80:36"; // Gavel's reference experiment
+    if (a.format == "philly")
+        return referenceGpu + ":2816/8";  // 352 Philly VC nodes x 8 GPUs (Helios' QSSF setting)
+    if (a.format == "helios")
+        return referenceGpu + ":1024/8";  // a Venus/Earth-sized cluster (1,022 / 997 GPUs)
+    return {};
+}
+
+void runImport(const ImportArgs& a)
+{
+    const std::optional<int> limit = a.limit > 0 ? std::optional<int>(a.limit) : std::nullopt;
+    io::Scenario s;
+    hardware::GpuCatalog catalog = hardware::GpuCatalog::builtin();
+    if (a.format == "openb") {
+        for (auto& t : workload::openbCustomGpus()) {
+            catalog.add(t);
+            s.customGpus.push_back(std::move(t));
+        }
+    }
+    if (!a.referenceGpu.empty())
+        s.options.referenceGpu = catalog.at(a.referenceGpu).name;
+
+    workload::TraceOptions o;
+    o.limit = limit;
+    if (a.format == "gavel" && !a.throughputs.empty())
+        o.gavel.referenceStepsPerS = workload::gavelReferenceRates(a.throughputs);
+    if (a.format == "pai")
+        o.pairedPath = a.paiJobs;
+    workload::TraceRead read = workload::readTrace(a.format, a.file, o);
+    io::assignUniqueIds(read.jobs);
+
+    std::vector<hardware::NodeGroup> groups;
+    std::string clusterSource;
+    if (!a.cluster.empty()) {
+        groups = hardware::parseClusterSpec(a.cluster, defaultGpusPerNode(a), catalog);
+        clusterSource = "--cluster " + a.cluster;
+    } else if (a.format == "openb") {
+        const std::string nodes = a.nodes.empty() ? sibling(a.file, "openb_node_list_gpu_node.csv") : a.nodes;
+        if (!exists(nodes))
+            throw Error("openb needs its node list: give --nodes openb_node_list_gpu_node.csv (or --cluster)");
+        groups = workload::readOpenbNodes(nodes).groups;
+        clusterSource = "node list " + util::baseName(nodes);
+    } else if (a.format == "pai") {
+        const std::string machines = a.nodes.empty() ? sibling(a.file, "pai_machine_spec.csv") : a.nodes;
+        if (!exists(machines))
+            throw Error("pai needs a cluster: give --nodes pai_machine_spec.csv or --cluster");
+        groups = workload::readPaiMachines(machines).groups;
+        clusterSource = "machine table " + util::baseName(machines);
+    } else {
+        const std::string spec = defaultClusterSpec(a, s.options.referenceGpu);
+        groups = hardware::parseClusterSpec(spec, defaultGpusPerNode(a), catalog);
+        clusterSource = "default " + spec;
+    }
+    s.cluster = hardware::Cluster(groups, hardware::Link{hardware::LinkKind::Ethernet, 25.0 / 8.0, 5.0}, catalog);
+
+    s.name = a.name.empty() ? fmt::format("{} trace {}", a.format, util::baseName(a.file)) : a.name;
+    s.description = fmt::format("Imported by orrery-cli import --format {} from {}: {} of {} rows as jobs{}. "
+                                "Cluster from {}.",
+                                a.format, util::baseName(a.file), read.jobs.size(), read.rows,
+                                read.skippedWhy.empty() ? "" : " (skipped: " + read.skippedWhy + ")", clusterSource);
+    s.workload.jobs = std::move(read.jobs);
+    s.policies = a.policies;
+    s.options.gavelCompat = a.gavelCompat;
+    if (!a.throughputs.empty())
+        s.options.throughputs = relativeTo(a.throughputs, a.output);
+    io::saveScenario(s, a.output);
+
+    if (a.json) {
+        printJson({{"output", a.output},
+                   {"format", a.format},
+                   {"rows", read.rows},
+                   {"jobs", s.workload.jobs.size()},
+                   {"skipped", read.skipped},
+                   {"skipped_why", read.skippedWhy},
+                   {"nodes", s.cluster.nodes().size()},
+                   {"gpus", s.cluster.totalGpus()},
+                   {"cluster", s.cluster.summary()}});
+        return;
+    }
+    std::cout << fmt::format("{}: {} jobs from {} rows of {}", a.output, s.workload.jobs.size(), read.rows,
+                             util::baseName(a.file));
+    if (read.skipped)
+        std::cout << fmt::format(" (skipped {}: {})", read.skipped, read.skippedWhy);
+    std::cout << fmt::format("\ncluster: {} ({} GPUs on {} nodes)\n", s.cluster.summary(), s.cluster.totalGpus(),
+                             s.cluster.nodes().size());
+}
+
+void registerImportCommand(CLI::App& app)
+{
+    auto a = std::make_shared<ImportArgs>();
+    auto* cmd = app.add_subcommand("import", "Turn a job trace into a scenario file (jobs inline, with a cluster)");
+    cmd->add_option("--format", a->format, "Trace format")
+        ->required()
+        ->check(CLI::IsMember(workload::traceFormats()));
+    cmd->add_option("file", a->file,
+                    "Trace file: Gavel .trace, openb pod list, PAI task table, Helios cluster_log.csv, Philly "
+                    "philly.csv or cluster_job_log JSON")
+        ->required();
+    cmd->add_option("-o,--output", a->output, "Scenario file to write")->required();
+    cmd->add_option("--cluster", a->cluster,
+                    "Cluster as TYPE:GPUS[/GPUS_PER_NODE],... e.g. v100:36,p100:36,k80:36 (default per format: "
+                    "see docs/traces.md)");
+    cmd->add_option("--nodes", a->nodes,
+                    "openb node list (default: openb_node_list_gpu_node.csv beside FILE) or PAI machine table "
+                    "(default: pai_machine_spec.csv beside FILE)");
+    cmd->add_option("--pai-jobs", a->paiJobs, "PAI job table, for submission times and users (optional)");
+    cmd->add_option("--throughputs", a->throughputs, "Gavel throughput file (simulation_throughputs.json)");
+    cmd->add_flag("--gavel-compat", a->gavelCompat, "Set the scenario's gavel_compat option (Gavel's semantics)");
+    cmd->add_option("--reference-gpu", a->referenceGpu,
+                    "GPU type the trace's durations were measured on (default v100-16gb)");
+    cmd->add_option("--limit", a->limit, "Import only the first N jobs (earliest arrivals; Gavel: first rows)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--policy", a->policies, "Policy to list in the scenario (repeatable)");
+    cmd->add_option("--name", a->name, "Scenario name");
+    cmd->add_flag("--json", a->json, "Machine-readable summary");
+    cmd->callback([a] {
+        if (!a->throughputs.empty() && a->format != "gavel")
+            throw Error("--throughputs applies to --format gavel only");
+        if (!a->paiJobs.empty() && a->format != "pai")
+            throw Error("--pai-jobs applies to --format pai only");
+        if (!a->nodes.empty() && a->format != "openb" && a->format != "pai")
+            throw Error("--nodes applies to --format openb and pai only");
+        runImport(*a);
+    });
+}
+
+} // namespace
+
+ORRERY_CLI_COMMAND(20, registerImportCommand);
+
+} // namespace orrery::cli
