@@ -41,14 +41,14 @@ hardware::Cluster bigCluster()
 }
 
 /**
- * 100,000 jobs: Poisson arrivals at 0.8 jobs/s, GPU demands 1/1/1/2/4/8, log-normal durations
- * (median 30 min, heavy tail, capped at 2 days) measured on a V100: about 85% offered load.
+ * 100,000 jobs: Poisson arrivals at 1.1 jobs/s, GPU demands 1/1/1/2/4/8, log-normal durations
+ * (median 30 min, mean about 1 h, capped at 2 days) measured on a V100: about 95% of the cluster's V100-equivalent capacity, so queues form.
  */
 const sim::PreparedWorkload& syntheticWorkload()
 {
     static const auto workload = [] {
         std::mt19937_64 rng(42);
-        std::exponential_distribution<double> gap(0.8);
+        std::exponential_distribution<double> gap(1.1);
         std::lognormal_distribution<double> duration(std::log(1800.0), 1.2);
         const int demands[] = {1, 1, 1, 2, 4, 8};
         std::uniform_int_distribution<int> pick(0, 5);

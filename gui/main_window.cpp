@@ -1,83 +1,486 @@
 #include "main_window.h"
 
-#include "io/error.h"
+#include "async/job_runner.h"
+#include "charts/cdf_chart.h"
+#include "charts/tradeoff_chart.h"
+#include "charts/utilisation_chart.h"
+#include "document/scenario_document.h"
+#include "editors/cluster_editor.h"
+#include "editors/gpu_catalog_view.h"
+#include "editors/workload_editor.h"
+#include "export/chart_export.h"
+#include "export/csv_export.h"
+#include "export/pdf_report.h"
+#include "models/metrics_table_model.h"
+#include "results/cluster_at_time_view.h"
+#include "results/comparison_view.h"
+#include "results/run_library.h"
+#include "runs/run_history_panel.h"
+#include "runs/run_manager_panel.h"
+#include "runs/run_saver.h"
+#include "hardware/gpu_layout.h"
+#include "io/chrome_trace.h"
+#include "store/default_path.h"
 
+#include <fstream>
+#include "timeline/gantt_view.h"
+
+#include <QAction>
 #include <QApplication>
+#include <QChartView>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
 #include <QFileDialog>
-#include <QHeaderView>
+#include <QFileInfo>
+#include <QHBoxLayout>
 #include <QKeySequence>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
-#include <QTreeWidget>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace orrery::gui {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+static constexpr int kMaxRecent = 8;
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_document(new ScenarioDocument(this)), m_runs(new RunLibrary(this)),
+      m_runner(new JobRunner(this))
 {
-    m_overview = new QTreeWidget(this);
-    m_overview->setColumnCount(2);
-    m_overview->setHeaderLabels({tr("Item"), tr("Value")});
-    m_overview->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    setCentralWidget(m_overview);
+    setObjectName(QStringLiteral("MainWindow"));
+    m_saver = new RunSaver(m_runs, m_runner, QString::fromStdString(store::defaultDatabasePath()), this);
+    createViews();
+    createDocks();
     createActions();
-    resize(1100, 720);
+    connect(m_document, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ScenarioDocument::nameChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ScenarioDocument::documentReset, this, &MainWindow::updateTitle);
+    connect(m_runs, &RunLibrary::currentChanged, this, &MainWindow::showCurrentRun);
+    connect(m_saver, &RunSaver::failed, this, [this](int, const QString& error) {
+        statusBar()->showMessage(tr("Could not save the run to the store: %1").arg(error), 10000);
+    });
+    connect(m_runs, &RunLibrary::runAdded, this, [this] {
+        m_statusRuns->setText(tr("%1 runs").arg(m_runs->runs().size()));
+    });
+    resize(1600, 1000);
+    readSettings();
+    updateTitle();
+}
+
+MainWindow::~MainWindow()
+{
+    m_runner->cancelAll();
+    m_runner->waitForDone();
+}
+
+void MainWindow::createViews()
+{
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+
+    auto* ganttPage = new QWidget;
+    auto* gl = new QVBoxLayout(ganttPage);
+    gl->setContentsMargins(0, 0, 0, 0);
+    auto* ganttBar = new QHBoxLayout;
+    ganttBar->setContentsMargins(6, 4, 6, 0);
+    ganttBar->addWidget(new QLabel(tr("Colour by")));
+    m_colourBy = new QComboBox;
+    m_colourBy->addItem(tr("job"), static_cast<int>(GanttView::ColourBy::Job));
+    m_colourBy->addItem(tr("user"), static_cast<int>(GanttView::ColourBy::User));
+    m_colourBy->addItem(tr("model"), static_cast<int>(GanttView::ColourBy::Model));
+    ganttBar->addWidget(m_colourBy);
+    auto* hint = new QLabel(tr("Wheel: zoom at the cursor - drag: pan - click: highlight a job - double-click: fit"));
+    hint->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+    ganttBar->addSpacing(12);
+    ganttBar->addWidget(hint);
+    ganttBar->addStretch();
+    gl->addLayout(ganttBar);
+    m_gantt = new GanttView;
+    gl->addWidget(m_gantt, 1);
+    connect(m_colourBy, &QComboBox::currentIndexChanged, this,
+            [this] { m_gantt->setColourBy(static_cast<GanttView::ColourBy>(m_colourBy->currentData().toInt())); });
+    m_tabs->addTab(ganttPage, tr("Gantt"));
+
+    m_clusterAtTime = new ClusterAtTimeView;
+    m_tabs->addTab(m_clusterAtTime, tr("Cluster at time t"));
+    m_utilisation = new UtilisationChart;
+    m_tabs->addTab(m_utilisation, tr("Utilisation"));
+    m_comparison = new ComparisonView(m_runs);
+    m_tabs->addTab(m_comparison, tr("Compare runs"));
+    setCentralWidget(m_tabs);
+}
+
+void MainWindow::createDocks()
+{
+    setDockNestingEnabled(true);
+    auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_clusterEditor = new ClusterEditor(m_document);
+    m_catalogView = new GpuCatalogView(m_document);
+    m_workloadEditor = new WorkloadEditor(m_document);
+    auto* clusterDock = dock(tr("Cluster"), QStringLiteral("ClusterDock"), m_clusterEditor, Qt::LeftDockWidgetArea);
+    auto* catalogDock = dock(tr("GPU catalog"), QStringLiteral("CatalogDock"), m_catalogView, Qt::LeftDockWidgetArea);
+    auto* workloadDock = dock(tr("Workload"), QStringLiteral("WorkloadDock"), m_workloadEditor, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(clusterDock, catalogDock);
+    tabifyDockWidget(catalogDock, workloadDock);
+    clusterDock->raise();
+
+    m_runManager = new RunManagerPanel(m_document, m_runs, m_runner, coreSimulateFunction());
+    m_history = new RunHistoryPanel(m_runs);
+    auto* runDock = dock(tr("Run manager"), QStringLiteral("RunDock"), m_runManager, Qt::RightDockWidgetArea);
+    auto* historyDock = dock(tr("Run history"), QStringLiteral("HistoryDock"), m_history, Qt::RightDockWidgetArea);
+    splitDockWidget(runDock, historyDock, Qt::Vertical);
+    resizeDocks({clusterDock, runDock}, {440, 400}, Qt::Horizontal);
+    connect(m_history, &RunHistoryPanel::compareRequested, this, [this] { m_tabs->setCurrentWidget(m_comparison); });
+    connect(m_runManager, &RunManagerPanel::runFailed, this, [this](const QString& policy, const QString& error) {
+        statusBar()->showMessage(tr("Run %1 failed: %2").arg(policy, error), 10000);
+    });
+    connect(m_runManager, &RunManagerPanel::allFinished, this, [this] {
+        // After a batch, compare everything run so far: what a first-time user wants to see.
+        QVector<int> ids;
+        for (const auto& r : m_runs->runs())
+            ids.push_back(r.id);
+        if (ids.size() >= 2)
+            m_runs->setCompared(ids);
+        statusBar()->showMessage(tr("All runs finished."), 5000);
+    });
 }
 
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New Scenario"), QKeySequence::New, this, &MainWindow::newScenario);
     file->addAction(tr("&Open Scenario..."), QKeySequence::Open, this, &MainWindow::openFile);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
-}
+    file->addAction(tr("Export &PDF Report..."), QKeySequence(Qt::CTRL | Qt::Key_P), this, &MainWindow::exportReportInteractive);
+    file->addAction(tr("Export Current View as PNG/SVG..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                    &MainWindow::exportCurrentView);
+    file->addAction(tr("Export Metrics Table as CSV..."), this, &MainWindow::exportTableCsv);
+    file->addAction(tr("Export Current Run as Chrome Trace..."), this, &MainWindow::exportChromeTrace);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-void MainWindow::openFile()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), QString(), tr("Scenarios (*.json)"));
-    if (!path.isEmpty())
-        openPath(path);
-}
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
 
-bool MainWindow::openPath(const QString& path)
-{
-    try {
-        setScenario(io::loadScenario(path.toStdString()), path);
-        return true;
-    } catch (const Error& e) {
-        QMessageBox::warning(this, tr("Cannot open scenario"), QString::fromStdString(e.what()));
-        return false;
-    }
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Run Checked Policies"), QKeySequence(Qt::Key_F5), this,
+                   [this] { m_runManager->runPolicies(m_runManager->checkedPolicies()); });
+    run->addAction(tr("&Cancel All Runs"), QKeySequence(Qt::SHIFT | Qt::Key_F5), m_runner, &JobRunner::cancelAll);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (auto* d : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(d->toggleViewAction());
+    m_viewMenu->addSeparator();
+    for (int i = 0; i < m_tabs->count(); ++i)
+        m_viewMenu->addAction(m_tabs->tabText(i), QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)), this,
+                              [this, i] { m_tabs->setCurrentIndex(i); });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Orrery"), this, [this] {
+        QMessageBox::about(this, tr("About Orrery"),
+                           tr("<b>Orrery %1</b><p>Plan, provision and simulate deep-learning training on heterogeneous "
+                              "GPU clusters.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("MainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->addAction(tr("Open"), this, &MainWindow::openFile);
+    bar->addAction(tr("Save"), this, &MainWindow::save);
+    bar->addSeparator();
+    bar->addAction(undo);
+    bar->addAction(redo);
+    bar->addSeparator();
+    bar->addAction(tr("Run"), this, [this] { m_runManager->runPolicies(m_runManager->checkedPolicies()); });
+    bar->addAction(tr("Export PDF"), this, &MainWindow::exportReportInteractive);
+
+    m_statusRuns = new QLabel(tr("no runs"));
+    statusBar()->addPermanentWidget(m_statusRuns);
+    updateRecentMenu();
 }
 
 void MainWindow::setScenario(io::Scenario scenario, const QString& path)
 {
-    m_scenario = std::move(scenario);
-    m_path = path;
-    refresh();
+    m_document->reset(std::move(scenario), path);
+    statusBar()->showMessage(path.isEmpty() ? tr("Embedded default scenario") : tr("Opened %1").arg(path), 5000);
 }
 
-void MainWindow::refresh()
+void MainWindow::openStartupScenario()
 {
-    setWindowTitle(tr("%1 - Orrery").arg(QString::fromStdString(m_scenario.name)));
-    m_overview->clear();
-    auto* cluster = new QTreeWidgetItem(m_overview, {tr("Cluster"), tr("%1 GPUs on %2 nodes, $%3/h")
-                                                                        .arg(m_scenario.cluster.totalGpus())
-                                                                        .arg(m_scenario.cluster.nodes().size())
-                                                                        .arg(m_scenario.cluster.priceUsdPerHour(), 0, 'f', 2)});
-    for (const auto& g : m_scenario.cluster.groups())
-        new QTreeWidgetItem(cluster, {QString::fromStdString(g.name),
-                                      tr("%1 x %2 %3").arg(g.count).arg(g.gpusPerNode).arg(QString::fromStdString(
-                                          m_scenario.cluster.catalog().at(g.gpuType).display))});
-    auto* jobs = new QTreeWidgetItem(m_overview, {tr("Workload"), tr("%1 jobs").arg(m_scenario.workload.jobs.size())});
-    for (const auto& j : m_scenario.workload.jobs) {
-        const QString what = j.kind == workload::JobKind::Serverless
-                                 ? tr("%1, batch %2, %3 iterations").arg(QString::fromStdString(j.model)).arg(j.config.globalBatch).arg(j.iterations)
-                                 : tr("%1 GPUs").arg(j.gpus);
-        new QTreeWidgetItem(jobs, {QString::fromStdString(j.id), tr("t=%1 s: %2").arg(j.arrivalS).arg(what)});
+    QSettings settings;
+    const QString last = settings.value(QStringLiteral("lastFile")).toString();
+    if (!last.isEmpty() && QFileInfo::exists(last) && openPath(last))
+        return;
+    setScenario(io::defaultScenario(), QString());
+}
+
+bool MainWindow::openPath(const QString& path)
+{
+    QString error;
+    if (!m_document->load(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot open scenario"), error);
+        return false;
     }
-    cluster->setExpanded(true);
-    statusBar()->showMessage(m_path.isEmpty() ? tr("Embedded default scenario") : m_path);
+    addRecent(path);
+    statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+    return true;
+}
+
+void MainWindow::newScenario()
+{
+    if (!maybeSave())
+        return;
+    io::Scenario s = io::defaultScenario();
+    s.name = tr("Untitled").toStdString();
+    s.description.clear();
+    s.workload.jobs.clear();
+    setScenario(std::move(s), QString());
+}
+
+void MainWindow::openFile()
+{
+    if (!maybeSave())
+        return;
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), settings.value(QStringLiteral("lastDir")).toString(),
+                                                      tr("Scenarios (*.json)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
+    openPath(path);
+}
+
+bool MainWindow::save()
+{
+    return m_document->filePath().isEmpty() ? saveAs() : saveTo(m_document->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    QSettings settings;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Scenario"), settings.value(QStringLiteral("lastDir")).toString(),
+                                                      tr("Scenarios (*.json)"));
+    return !path.isEmpty() && saveTo(path.endsWith(QStringLiteral(".json")) ? path : path + QStringLiteral(".json"));
+}
+
+bool MainWindow::saveTo(const QString& path)
+{
+    QString error;
+    if (!m_document->save(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot save scenario"), error);
+        return false;
+    }
+    addRecent(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                             tr("The scenario \"%1\" has unsaved changes. Save them?").arg(m_document->displayName()),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    writeSettings();
+    m_runner->cancelAll();
+    event->accept();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(tr("%1[*] - Orrery").arg(m_document->displayName()));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(abs);
+    recent.prepend(abs);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), recent);
+    settings.setValue(QStringLiteral("lastFile"), abs);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (maybeSave())
+                openPath(path);
+        })->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::showCurrentRun()
+{
+    const RunEntry* run = m_runs->current();
+    m_gantt->setRun(run);
+    m_clusterAtTime->setRun(run);
+    m_utilisation->setRun(run);
+}
+
+int MainWindow::exportReport(const QString& path, QString* error)
+{
+    ReportContent content;
+    const auto& s = m_document->scenario();
+    content.title = tr("Orrery report: %1").arg(QString::fromStdString(s.name));
+    content.scenarioLines << tr("Cluster: %1 (%2 GPUs, $%3/h)")
+                                 .arg(QString::fromStdString(s.cluster.summary()))
+                                 .arg(s.cluster.totalGpus())
+                                 .arg(s.cluster.priceUsdPerHour(), 0, 'f', 2)
+                          << tr("Workload: %1 inline jobs%2").arg(s.workload.jobs.size()).arg(s.workload.trace ? tr(" + trace") : QString())
+                          << tr("Options: seed %1, round %2 s, restart penalty %3 s")
+                                 .arg(s.options.seed)
+                                 .arg(s.options.roundS)
+                                 .arg(s.options.restartPenaltyS);
+    if (!s.description.empty())
+        content.scenarioLines << QString::fromStdString(s.description);
+    auto compared = m_runs->comparedRuns();
+    if (compared.isEmpty() && m_runs->current())
+        compared.push_back(m_runs->current());
+    m_comparison->metrics()->setRuns(compared);
+    m_comparison->cdf()->setRuns(compared);
+    m_comparison->tradeoff()->setRuns(compared);
+    content.metrics = m_comparison->metrics();
+    // Figures render at a fixed size so the report does not depend on the window layout.
+    const QSize figure(1000, 560);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_comparison->cdf()->chartView(), m_comparison->tradeoff()->chartView(),
+                                                      m_utilisation->chartView(), m_gantt})
+        if (w->size() != figure && !w->isVisible())
+            w->resize(figure);
+    content.figures = {{tr("JCT CDF"), m_comparison->cdf()->chartView()},
+                       {tr("Cost trade-off"), m_comparison->tradeoff()->chartView()},
+                       {tr("Utilisation of %1").arg(m_runs->current() ? m_runs->current()->name : QString()), m_utilisation->chartView()},
+                       {tr("Gantt of %1").arg(m_runs->current() ? m_runs->current()->name : QString()), m_gantt}};
+    const int pages = writePdfReport(content, path, error);
+    m_comparison->refresh();
+    return pages;
+}
+
+void MainWindow::exportReportInteractive()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export PDF Report"), QStringLiteral("orrery-report.pdf"), tr("PDF (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const int pages = exportReport(path, &error);
+    if (pages == 0)
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1 (%2 pages)").arg(path).arg(pages), 8000);
+}
+
+void MainWindow::exportCurrentView()
+{
+    QWidget* target = m_tabs->currentWidget();
+    if (target == m_utilisation)
+        target = m_utilisation->chartView();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export View"), QStringLiteral("orrery-view.png"),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportWidget(target, path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MainWindow::exportTableCsv()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Metrics"), QStringLiteral("orrery-metrics.csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!writeCsv(*m_comparison->metrics(), path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+bool MainWindow::exportChromeTraceTo(const QString& path, QString* error)
+{
+    const RunEntry* run = m_runs->current();
+    if (!run || !run->result || !run->cluster) {
+        if (error)
+            *error = tr("no run to export");
+        return false;
+    }
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    io::writeChromeTrace(out, *run->result, hardware::gpuLayoutOf(*run->cluster));
+    out.close();
+    if (!out) {
+        if (error)
+            *error = tr("cannot write %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::exportChromeTrace()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome Trace"), QStringLiteral("orrery-run.json"),
+                                                      tr("Chrome trace / Perfetto JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportChromeTraceTo(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1: open it in ui.perfetto.dev or chrome://tracing").arg(path), 8000);
+}
+
+void MainWindow::readSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_colourBy->setCurrentIndex(settings.value(QStringLiteral("gantt/colourBy"), 0).toInt());
+}
+
+void MainWindow::writeSettings()
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("gantt/colourBy"), m_colourBy->currentIndex());
 }
 
 } // namespace orrery::gui

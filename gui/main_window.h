@@ -4,32 +4,110 @@
 
 #include <QMainWindow>
 
-class QTreeWidget;
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QTabWidget;
 
 namespace orrery::gui {
 
-/** The top-level window: one scenario document, panels around it. */
+class ClusterAtTimeView;
+class ClusterEditor;
+class ComparisonView;
+class GanttView;
+class GpuCatalogView;
+class JobRunner;
+class RunHistoryPanel;
+class RunLibrary;
+class RunManagerPanel;
+class RunSaver;
+class ScenarioDocument;
+class UtilisationChart;
+class WorkloadEditor;
+
+/**
+ * The top-level window: one scenario document, editors in docks around the
+ * results views, file handling with recent files and an unsaved-change
+ * prompt, and all long work through one JobRunner.
+ */
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
 
-    /** Shows `scenario` (already validated) as the current document. */
+    ScenarioDocument* document() const { return m_document; }
+    RunLibrary* runs() const { return m_runs; }
+    JobRunner* jobRunner() const { return m_runner; }
+    GanttView* gantt() const { return m_gantt; }
+    ClusterAtTimeView* clusterAtTime() const { return m_clusterAtTime; }
+    UtilisationChart* utilisation() const { return m_utilisation; }
+    ComparisonView* comparison() const { return m_comparison; }
+    ClusterEditor* clusterEditor() const { return m_clusterEditor; }
+    WorkloadEditor* workloadEditor() const { return m_workloadEditor; }
+    GpuCatalogView* catalogView() const { return m_catalogView; }
+    RunHistoryPanel* runHistory() const { return m_history; }
+    RunManagerPanel* runManager() const { return m_runManager; }
+    RunSaver* runSaver() const { return m_saver; }
+    /** Writes the current run as Chrome-trace/Perfetto JSON. */
+    bool exportChromeTraceTo(const QString& path, QString* error = nullptr);
+    QTabWidget* resultTabs() const { return m_tabs; }
+
+    /** Shows `scenario` (already validated) as a new, unmodified document. */
     void setScenario(io::Scenario scenario, const QString& path);
-    const io::Scenario& scenario() const { return m_scenario; }
+    /** Opens the last file, or the embedded default scenario on first start. */
+    void openStartupScenario();
+    bool openPath(const QString& path);
+    bool saveTo(const QString& path);
+    /** Writes the comparison (or the current run) as a PDF report; returns the page count, 0 on error. */
+    int exportReport(const QString& path, QString* error = nullptr);
 
 public slots:
+    void newScenario();
     void openFile();
-    bool openPath(const QString& path);
+    bool save();
+    bool saveAs();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
+    void createViews();
+    void createDocks();
     void createActions();
-    void refresh();
+    void updateTitle();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+    bool maybeSave();
+    void showCurrentRun();
+    void exportReportInteractive();
+    void exportCurrentView();
+    void exportTableCsv();
+    void exportChromeTrace();
+    void readSettings();
+    void writeSettings();
 
-    io::Scenario m_scenario;
-    QString m_path;
-    QTreeWidget* m_overview = nullptr;
+    ScenarioDocument* m_document;
+    RunLibrary* m_runs;
+    JobRunner* m_runner;
+    QTabWidget* m_tabs = nullptr;
+    GanttView* m_gantt = nullptr;
+    QComboBox* m_colourBy = nullptr;
+    ClusterAtTimeView* m_clusterAtTime = nullptr;
+    UtilisationChart* m_utilisation = nullptr;
+    ComparisonView* m_comparison = nullptr;
+    ClusterEditor* m_clusterEditor = nullptr;
+    GpuCatalogView* m_catalogView = nullptr;
+    WorkloadEditor* m_workloadEditor = nullptr;
+    RunHistoryPanel* m_history = nullptr;
+    RunManagerPanel* m_runManager = nullptr;
+    RunSaver* m_saver = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QLabel* m_statusRuns = nullptr;
 };
 
 } // namespace orrery::gui

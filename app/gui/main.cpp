@@ -1,6 +1,10 @@
 // orrery: the desktop application. Opens the scenario given on the command
 // line, or the embedded default scenario.
 #include "main_window.h"
+#include "runs/run_manager_panel.h"
+
+#include <QTabWidget>
+#include <QTimer>
 
 #include "io/error.h"
 #include "version.h"
@@ -25,12 +29,22 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("scenario", "Scenario JSON file to open (default: the embedded default scenario).");
+    QCommandLineOption run("run", "Run the scenario's policies as soon as the window opens.");
+    QCommandLineOption tab("tab", "Result tab to show first (0 Gantt, 1 cluster at t, 2 utilisation, 3 compare).", "index");
+    parser.addOption(run);
+    parser.addOption(tab);
     parser.process(app);
 
     orrery::gui::MainWindow window;
     const QStringList args = parser.positionalArguments();
-    if (args.isEmpty() || !window.openPath(args.first()))
+    if (args.isEmpty())
+        window.openStartupScenario();
+    else if (!window.openPath(args.first()))
         window.setScenario(orrery::io::defaultScenario(), QString());
+    if (parser.isSet(tab))
+        window.resultTabs()->setCurrentIndex(parser.value(tab).toInt());
     window.show();
+    if (parser.isSet(run))
+        QTimer::singleShot(0, &window, [&window] { window.runManager()->runPolicies(window.runManager()->checkedPolicies()); });
     return app.exec();
 }

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "hardware/gpu_layout.h"
+#include "sim/run_result.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace orrery::io {
+
+/**
+ * CSV exports of a run (RFC 4180, header row, units in column names). Missing
+ * values (a job that never started or finished) are empty fields. Column lists
+ * are documented in docs/database.md, next to the tables they mirror.
+ */
+void writeJobsCsv(std::ostream& out, const sim::RunResult& run);
+void writeIntervalsCsv(std::ostream& out, const sim::RunResult& run, const hardware::GpuLayout& layout);
+void writeUtilizationCsv(std::ostream& out, const sim::RunResult& run);
+
+} // namespace orrery::io

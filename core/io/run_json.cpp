@@ -1,0 +1,94 @@
+#include "io/run_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace orrery::io {
+
+namespace {
+
+template <typename T>
+nlohmann::json orNull(const std::optional<T>& v)
+{
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json timeOrNull(double s)
+{
+    return s >= 0 ? nlohmann::json(s) : nlohmann::json(nullptr);
+}
+
+} // namespace
+
+nlohmann::json runRecordToJson(const store::RunRecord& r)
+{
+    return {{"id", r.id},
+            {"policy", r.policy},
+            {"status", store::toString(r.status)},
+            {"scenario", r.scenarioName},
+            {"scenario_id", r.scenarioId},
+            {"scenario_hash", r.scenarioHash},
+            {"started", r.startedAt},
+            {"finished", r.finishedAt.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.finishedAt)},
+            {"error", r.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error)},
+            {"seed", r.seed},
+            {"orrery_version", r.orreryVersion},
+            {"options", nlohmann::json::parse(r.optionsJson, nullptr, false)},
+            {"total_gpus", r.totalGpus},
+            {"gpu_types", r.gpuTypes},
+            {"jobs", orNull(r.jobCount)},
+            {"finished_jobs", orNull(r.finishedJobCount)},
+            {"avg_jct_s", orNull(r.avgJctS)},
+            {"makespan_s", orNull(r.makespanS)},
+            {"cost_usd", orNull(r.costUsd)},
+            {"sim_wall_s", orNull(r.simWallS)}};
+}
+
+nlohmann::json storedRunToJson(const store::StoredRun& run)
+{
+    const auto& r = run.result;
+    nlohmann::json gpus = nlohmann::json::array();
+    for (int g = 0; g < run.layout.gpuCount(); ++g) {
+        const auto node = static_cast<std::size_t>(run.layout.gpuNode[static_cast<std::size_t>(g)]);
+        gpus.push_back({{"gpu", g},
+                        {"node", run.layout.nodeNames[node]},
+                        {"node_index", node},
+                        {"gpu_type", run.layout.gpuTypes[static_cast<std::size_t>(g)]}});
+    }
+    nlohmann::json jobs = nlohmann::json::array();
+    for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+        const auto& j = r.jobs[i];
+        jobs.push_back({{"job_index", i},
+                        {"job_id", j.id},
+                        {"model", j.model},
+                        {"user", j.user},
+                        {"arrival_s", j.arrivalS},
+                        {"start_s", timeOrNull(j.startS)},
+                        {"end_s", timeOrNull(j.endS)},
+                        {"queue_s", j.startS >= 0 ? nlohmann::json(j.queueS()) : nlohmann::json(nullptr)},
+                        {"jct_s", j.finished() ? nlohmann::json(j.jctS()) : nlohmann::json(nullptr)},
+                        {"gpus", j.gpus},
+                        {"gpu_type", j.gpuType},
+                        {"restarts", j.restarts},
+                        {"gpu_seconds", j.gpuSeconds},
+                        {"cost_usd", j.costUsd},
+                        {"ideal_s", j.idealS}});
+    }
+    nlohmann::json intervals = nlohmann::json::array();
+    for (const auto& iv : r.intervals)
+        intervals.push_back({{"job_index", iv.job}, {"gpu", iv.gpu}, {"start_s", iv.startS}, {"end_s", iv.endS}});
+    nlohmann::json utilization = nlohmann::json::array();
+    for (const auto& u : r.utilization)
+        utilization.push_back({{"time_s", u.timeS}, {"busy_gpus", u.busyGpus}, {"busy_by_type", u.busyByType}});
+    nlohmann::json decisions = nlohmann::json::array();
+    for (const auto& d : r.decisions)
+        decisions.push_back(
+            {{"sim_time_s", d.simTimeS}, {"wall_s", d.wallS}, {"queued", d.queued}, {"running", d.running}});
+    return {{"run", runRecordToJson(run.record)},
+            {"gpus", gpus},
+            {"jobs", jobs},
+            {"intervals", intervals},
+            {"utilization", utilization},
+            {"decisions", decisions}};
+}
+
+} // namespace orrery::io

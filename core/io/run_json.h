@@ -1,0 +1,17 @@
+#pragma once
+
+#include "store/run_record.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace orrery::io {
+
+/** A run list row: id, policy, status, scenario, started, avg_jct_s and the rest of the record. */
+nlohmann::json runRecordToJson(const store::RunRecord& record);
+/**
+ * Everything the GUI shows about one run: the record, the GPUs, and the job,
+ * interval, utilisation and decision columns (units in the key names).
+ */
+nlohmann::json storedRunToJson(const store::StoredRun& run);
+
+} // namespace orrery::io

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "hardware/gpu_layout.h"
+#include "sim/run_result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace orrery::store {
+
+enum class RunStatus { Running, Completed, Cancelled, Failed };
+
+const char* toString(RunStatus status);
+/** Throws orrery::Error for an unknown name. */
+RunStatus runStatusFromString(const std::string& name);
+
+/** What a caller knows when a run starts. */
+struct RunInfo
+{
+    std::string scenarioName;
+    std::string scenarioJson; ///< the scenario as run (normalised JSON); identical texts share one row
+    std::string policy;
+    std::string optionsJson = "{}"; ///< simulation options as JSON (round length, penalties, threads...)
+    std::uint64_t seed = 0;
+    std::vector<std::string> gpuTypes; ///< names, in the order of UtilizationSample::busyByType
+    hardware::GpuLayout layout;        ///< node and type of every GPU
+};
+
+/** A row of `runs`, with its scenario's name: what a run list shows. */
+struct RunRecord
+{
+    std::int64_t id = 0;
+    std::int64_t scenarioId = 0;
+    std::string scenarioName;
+    std::string scenarioHash;
+    std::string policy;
+    std::string optionsJson;
+    std::uint64_t seed = 0;
+    std::string orreryVersion;
+    std::string startedAt;  ///< ISO 8601, UTC
+    std::string finishedAt; ///< empty while running
+    RunStatus status = RunStatus::Running;
+    std::string error;
+    int totalGpus = 0;
+    std::vector<std::string> gpuTypes;
+    // Summary, filled when the run ends (absent for interrupted runs).
+    std::optional<int> jobCount;
+    std::optional<int> finishedJobCount;
+    std::optional<double> avgJctS;
+    std::optional<double> makespanS;
+    std::optional<double> costUsd;
+    std::optional<double> simWallS;
+};
+
+/** Filters for listing runs; empty fields match everything. */
+struct RunFilter
+{
+    std::string scenario; ///< scenario name, or a prefix of its content hash
+    std::string policy;
+    std::optional<RunStatus> status;
+    int limit = 0; ///< 0: no limit
+};
+
+/** A run read back from the store. */
+struct StoredRun
+{
+    RunRecord record;
+    sim::RunResult result;
+    hardware::GpuLayout layout;
+};
+
+} // namespace orrery::store

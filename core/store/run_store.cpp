@@ -1,0 +1,424 @@
+#include "store/run_store.h"
+
+#include "io/error.h"
+#include "store/process_identity.h"
+#include "store/schema.h"
+#include "store/sqlite.h"
+#include "store/timestamp.h"
+#include "util/hash.h"
+#include "version.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+namespace orrery::store {
+
+namespace {
+
+enum class Probe { New, Orrery };
+
+/**
+ * Decides whether `path` may be opened for writing, reading only: first the
+ * raw 100-byte header (no SQLite involved, so a foreign file is never touched),
+ * then a read-only SQLite connection for the pragmas and the runs table.
+ */
+Probe probe(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (!fs::exists(status))
+        return Probe::New;
+    if (fs::is_directory(status))
+        throw Error(path, "", "is a directory, not an Orrery database");
+    const auto size = fs::file_size(path, ec);
+    const bool walExists = fs::exists(path + "-wal", ec);
+    if (size == 0 && !walExists)
+        return Probe::New;
+    if (size > 0) {
+        std::array<char, 100> header{};
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            throw Error(path, "", "cannot open database: permission denied");
+        in.read(header.data(), header.size());
+        static constexpr char kMagic[] = "SQLite format 3";
+        if (in.gcount() < static_cast<std::streamsize>(header.size()) ||
+            std::memcmp(header.data(), kMagic, sizeof kMagic) != 0)
+            throw Error(path, "", "not an Orrery database (not an SQLite file)");
+    }
+
+    Connection ro(path, Connection::Mode::ReadOnly);
+    const auto appId = ro.queryInt("PRAGMA application_id");
+    const auto version = ro.queryInt("PRAGMA user_version");
+    const auto objects = ro.queryInt("SELECT count(*) FROM sqlite_schema");
+    if (appId != kApplicationId) {
+        if (appId == 0 && objects == 0)
+            return Probe::New; // an empty SQLite file (e.g. made by `sqlite3 FILE ''`)
+        throw Error(path, "", "not an Orrery database (an SQLite database of another application)");
+    }
+    if (version > schemaVersion())
+        throw Error(path, "",
+                    fmt::format("written by a newer Orrery (schema version {}; this version reads up to {})", version,
+                                schemaVersion()));
+    if (version >= 1) {
+        // Reads the run index: a damaged file fails here, before anything is written.
+        ro.queryInt("SELECT count(*) FROM runs WHERE status = 'running'");
+    }
+    return Probe::Orrery;
+}
+
+std::string typesJson(const std::vector<std::string>& types)
+{
+    return nlohmann::json(types).dump();
+}
+
+std::vector<std::string> typesFromJson(const std::string& text)
+{
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    std::vector<std::string> out;
+    if (j.is_array())
+        for (const auto& t : j)
+            if (t.is_string())
+                out.push_back(t.get<std::string>());
+    return out;
+}
+
+std::vector<int> intsFromJson(const std::string& text)
+{
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    std::vector<int> out;
+    if (j.is_array())
+        for (const auto& v : j)
+            if (v.is_number_integer())
+                out.push_back(v.get<int>());
+    return out;
+}
+
+constexpr const char* kRunColumns =
+    "r.id, r.scenario_id, s.name, s.content_hash, r.policy, r.options_json, r.seed, r.orrery_version, r.started_at, "
+    "r.finished_at, r.status, r.error, r.total_gpus, r.gpu_types_json, r.job_count, r.finished_job_count, "
+    "r.avg_jct_s, r.makespan_s, r.cost_usd, r.sim_wall_s";
+
+std::optional<double> optionalDouble(const Statement& s, int column)
+{
+    return s.isNull(column) ? std::nullopt : std::optional<double>(s.columnDouble(column));
+}
+
+std::optional<int> optionalInt(const Statement& s, int column)
+{
+    return s.isNull(column) ? std::nullopt : std::optional<int>(static_cast<int>(s.columnInt(column)));
+}
+
+RunRecord readRecord(const Statement& s)
+{
+    RunRecord r;
+    r.id = s.columnInt(0);
+    r.scenarioId = s.columnInt(1);
+    r.scenarioName = s.columnText(2);
+    r.scenarioHash = s.columnText(3);
+    r.policy = s.columnText(4);
+    r.optionsJson = s.columnText(5);
+    r.seed = static_cast<std::uint64_t>(s.columnInt(6));
+    r.orreryVersion = s.columnText(7);
+    r.startedAt = s.columnText(8);
+    r.finishedAt = s.columnText(9);
+    const std::string status = s.columnText(10);
+    r.status = status == "completed"   ? RunStatus::Completed
+               : status == "cancelled" ? RunStatus::Cancelled
+               : status == "running"   ? RunStatus::Running
+                                       : RunStatus::Failed;
+    r.error = s.columnText(11);
+    r.totalGpus = static_cast<int>(s.columnInt(12));
+    r.gpuTypes = typesFromJson(s.columnText(13));
+    r.jobCount = optionalInt(s, 14);
+    r.finishedJobCount = optionalInt(s, 15);
+    r.avgJctS = optionalDouble(s, 16);
+    r.makespanS = optionalDouble(s, 17);
+    r.costUsd = optionalDouble(s, 18);
+    r.simWallS = optionalDouble(s, 19);
+    return r;
+}
+
+} // namespace
+
+RunStore::RunStore(const std::string& path) : m_path(path)
+{
+    const Probe kind = probe(path);
+    m_db = std::make_unique<Connection>(path, Connection::Mode::ReadWriteCreate);
+    m_db->exec("PRAGMA foreign_keys = ON");
+    if (kind == Probe::New) {
+        // Create in rollback-journal mode so the header (application id, version) reaches the main
+        // file atomically; a creator killed half-way leaves a hot journal that the next open rolls back.
+        m_db->exec("PRAGMA journal_mode = DELETE");
+        migrate(*m_db);
+    }
+    m_db->exec("PRAGMA journal_mode = WAL");
+    // In WAL mode NORMAL never corrupts the file; a power cut may only lose the last commits.
+    m_db->exec("PRAGMA synchronous = NORMAL");
+    if (kind == Probe::Orrery)
+        migrate(*m_db);
+    recoverInterrupted();
+}
+
+RunStore::~RunStore() = default;
+RunStore::RunStore(RunStore&&) noexcept = default;
+RunStore& RunStore::operator=(RunStore&&) noexcept = default;
+
+void RunStore::recoverInterrupted()
+{
+    struct Candidate
+    {
+        std::int64_t id;
+        ProcessIdentity writer;
+    };
+    std::vector<Candidate> dead;
+    {
+        Statement s(*m_db, "SELECT id, writer_pid, writer_start_ticks, writer_host FROM runs WHERE status = 'running'");
+        while (s.step()) {
+            Candidate c{s.columnInt(0), {s.columnInt(1), s.columnInt(2), s.columnText(3)}};
+            if (writerIsDead(c.writer))
+                dead.push_back(std::move(c));
+        }
+    }
+    if (dead.empty())
+        return;
+    Transaction tx(*m_db);
+    Statement mark(*m_db, "UPDATE runs SET status = 'failed', error = 'interrupted', finished_at = ?2 "
+                          "WHERE id = ?1 AND status = 'running'");
+    const std::string now = utcNowIso();
+    for (const auto& c : dead) {
+        mark.bind(1, c.id).bind(2, now);
+        mark.run();
+        m_recovered.push_back(c.id);
+    }
+    tx.commit();
+}
+
+std::int64_t RunStore::storeScenario(const std::string& name, const std::string& json)
+{
+    const std::string hash = util::fnv1a64Hex(json);
+    Transaction tx(*m_db);
+    Statement find(*m_db, "SELECT id FROM scenarios WHERE content_hash = ?1 AND json = ?2");
+    find.bind(1, hash).bind(2, json);
+    if (find.step())
+        return find.columnInt(0); // nothing written: the transaction rolls back harmlessly
+    Statement insert(*m_db, "INSERT INTO scenarios (name, content_hash, json, created_at) VALUES (?1, ?2, ?3, ?4)");
+    insert.bind(1, name).bind(2, hash).bind(3, json).bind(4, utcNowIso());
+    insert.run();
+    const auto id = m_db->lastInsertRowId();
+    tx.commit();
+    return id;
+}
+
+std::string RunStore::scenarioJson(std::int64_t scenarioId)
+{
+    Statement s(*m_db, "SELECT json FROM scenarios WHERE id = ?1");
+    s.bind(1, scenarioId);
+    if (!s.step())
+        throw Error(m_path, "scenario", fmt::format("no scenario with id {}", scenarioId));
+    return s.columnText(0);
+}
+
+RunWriter RunStore::beginRun(const RunInfo& info, int batchRows)
+{
+    const std::int64_t scenarioId = storeScenario(info.scenarioName, info.scenarioJson);
+    const ProcessIdentity me = ProcessIdentity::current();
+    Transaction tx(*m_db);
+    Statement run(*m_db, "INSERT INTO runs (scenario_id, policy, options_json, seed, orrery_version, started_at, "
+                         "status, writer_pid, writer_start_ticks, writer_host, total_gpus, gpu_types_json) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?11)");
+    run.bind(1, scenarioId)
+        .bind(2, info.policy)
+        .bind(3, info.optionsJson)
+        .bind(4, static_cast<std::int64_t>(info.seed))
+        .bind(5, kVersion)
+        .bind(6, utcNowIso())
+        .bind(7, me.pid)
+        .bind(8, me.startTicks)
+        .bind(9, me.host)
+        .bind(10, info.layout.gpuCount())
+        .bind(11, typesJson(info.gpuTypes));
+    run.run();
+    const std::int64_t runId = m_db->lastInsertRowId();
+    Statement gpu(*m_db, "INSERT INTO gpus (run_id, gpu, node_index, node, gpu_type) VALUES (?1, ?2, ?3, ?4, ?5)");
+    gpu.bind(1, runId);
+    for (int g = 0; g < info.layout.gpuCount(); ++g) {
+        const int node = info.layout.gpuNode[static_cast<std::size_t>(g)];
+        gpu.bind(2, g)
+            .bind(3, node)
+            .bind(4, info.layout.nodeNames.at(static_cast<std::size_t>(node)))
+            .bind(5, info.layout.gpuTypes[static_cast<std::size_t>(g)]);
+        gpu.run();
+    }
+    tx.commit();
+    return RunWriter(*m_db, runId, batchRows);
+}
+
+std::int64_t RunStore::storeRun(const RunInfo& info, const sim::RunResult& result)
+{
+    // The result is the authority on what ran.
+    RunInfo actual = info;
+    actual.policy = result.policy;
+    actual.seed = result.seed;
+    // One batch for the whole run: nothing to lose mid-way, and one commit is the fastest.
+    RunWriter writer = beginRun(actual, std::numeric_limits<int>::max());
+    writer.finish(result, result.cancelled ? RunStatus::Cancelled : RunStatus::Completed);
+    return writer.runId();
+}
+
+std::vector<RunRecord> RunStore::listRuns(const RunFilter& filter)
+{
+    std::string sql = fmt::format("SELECT {} FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE 1", kRunColumns);
+    if (!filter.scenario.empty())
+        sql += " AND (s.name = ?1 OR substr(s.content_hash, 1, length(?1)) = ?1)";
+    if (!filter.policy.empty())
+        sql += " AND r.policy = ?2";
+    if (filter.status)
+        sql += " AND r.status = ?3";
+    sql += " ORDER BY r.id";
+    if (filter.limit > 0)
+        sql += " LIMIT ?4";
+    Statement s(*m_db, sql);
+    if (!filter.scenario.empty())
+        s.bind(1, filter.scenario);
+    if (!filter.policy.empty())
+        s.bind(2, filter.policy);
+    if (filter.status)
+        s.bind(3, toString(*filter.status));
+    if (filter.limit > 0)
+        s.bind(4, filter.limit);
+    std::vector<RunRecord> out;
+    while (s.step())
+        out.push_back(readRecord(s));
+    return out;
+}
+
+std::optional<RunRecord> RunStore::findRun(std::int64_t id)
+{
+    Statement s(*m_db, fmt::format("SELECT {} FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = ?1",
+                                   kRunColumns));
+    s.bind(1, id);
+    if (!s.step())
+        return std::nullopt;
+    return readRecord(s);
+}
+
+StoredRun RunStore::loadRun(std::int64_t id)
+{
+    auto record = findRun(id);
+    if (!record)
+        throw Error(m_path, "run", fmt::format("no run with id {}", id));
+    StoredRun out;
+    out.record = std::move(*record);
+    auto& r = out.result;
+    r.policy = out.record.policy;
+    r.seed = out.record.seed;
+    r.gpuTypes = out.record.gpuTypes;
+    r.totalGpus = out.record.totalGpus;
+    r.makespanS = out.record.makespanS.value_or(0);
+    r.wallS = out.record.simWallS.value_or(0);
+    r.cancelled = out.record.status == RunStatus::Cancelled;
+
+    {
+        Statement s(*m_db, "SELECT gpu, node_index, node, gpu_type FROM gpus WHERE run_id = ?1 ORDER BY gpu");
+        s.bind(1, id);
+        while (s.step()) {
+            const auto node = static_cast<std::size_t>(s.columnInt(1));
+            if (out.layout.nodeNames.size() <= node)
+                out.layout.nodeNames.resize(node + 1);
+            out.layout.nodeNames[node] = s.columnText(2);
+            out.layout.gpuNode.push_back(static_cast<int>(node));
+            out.layout.gpuTypes.push_back(s.columnText(3));
+        }
+    }
+    {
+        // Interrupted runs may lack the records of jobs that had not finished: those stay default (empty id).
+        Statement s(*m_db, "SELECT job_index, job_id, model, user, arrival_s, start_s, end_s, gpus, gpu_type, restarts, "
+                           "gpu_seconds, cost_usd, ideal_s FROM jobs WHERE run_id = ?1 ORDER BY job_index");
+        s.bind(1, id);
+        if (out.record.jobCount)
+            r.jobs.reserve(static_cast<std::size_t>(*out.record.jobCount));
+        while (s.step()) {
+            const auto index = static_cast<std::size_t>(s.columnInt(0));
+            if (r.jobs.size() <= index)
+                r.jobs.resize(index + 1);
+            auto& j = r.jobs[index];
+            j.id = s.columnText(1);
+            j.model = s.columnText(2);
+            j.user = s.columnText(3);
+            j.arrivalS = s.columnDouble(4);
+            j.startS = s.columnDouble(5, -1);
+            j.endS = s.columnDouble(6, -1);
+            j.gpus = static_cast<int>(s.columnInt(7));
+            j.gpuType = s.columnText(8);
+            j.restarts = static_cast<int>(s.columnInt(9));
+            j.gpuSeconds = s.columnDouble(10);
+            j.costUsd = s.columnDouble(11);
+            j.idealS = s.columnDouble(12);
+        }
+    }
+    {
+        Statement s(*m_db, "SELECT job_index, gpu, start_s, end_s FROM intervals WHERE run_id = ?1 ORDER BY interval_index");
+        s.bind(1, id);
+        while (s.step())
+            r.intervals.push_back({static_cast<int>(s.columnInt(0)), static_cast<int>(s.columnInt(1)),
+                                   s.columnDouble(2), s.columnDouble(3)});
+    }
+    {
+        Statement s(*m_db, "SELECT time_s, busy_gpus, busy_by_type FROM utilization WHERE run_id = ?1 ORDER BY sample_index");
+        s.bind(1, id);
+        while (s.step())
+            r.utilization.push_back({s.columnDouble(0), static_cast<int>(s.columnInt(1)), intsFromJson(s.columnText(2))});
+    }
+    {
+        Statement s(*m_db, "SELECT sim_time_s, wall_s, queued, running FROM decisions WHERE run_id = ?1 ORDER BY decision_index");
+        s.bind(1, id);
+        while (s.step())
+            r.decisions.push_back({s.columnDouble(0), s.columnDouble(1), static_cast<int>(s.columnInt(2)),
+                                   static_cast<int>(s.columnInt(3))});
+    }
+    return out;
+}
+
+bool RunStore::deleteRun(std::int64_t id)
+{
+    Transaction tx(*m_db);
+    Statement find(*m_db, "SELECT status, writer_pid, writer_start_ticks, writer_host, scenario_id FROM runs WHERE id = ?1");
+    find.bind(1, id);
+    if (!find.step())
+        return false;
+    const ProcessIdentity writer{find.columnInt(1), find.columnInt(2), find.columnText(3)};
+    if (find.columnText(0) == "running" && !writerIsDead(writer))
+        throw Error(m_path, "run", fmt::format("run {} is still being written by process {}", id, writer.pid));
+    const std::int64_t scenarioId = find.columnInt(4);
+    find.reset();
+    Statement del(*m_db, "DELETE FROM runs WHERE id = ?1");
+    del.bind(1, id);
+    del.run();
+    Statement orphan(*m_db, "DELETE FROM scenarios WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM runs WHERE scenario_id = ?1)");
+    orphan.bind(1, scenarioId);
+    orphan.run();
+    tx.commit();
+    return true;
+}
+
+std::string RunStore::integrityCheck()
+{
+    Statement s(*m_db, "PRAGMA integrity_check");
+    std::string out;
+    while (s.step()) {
+        if (!out.empty())
+            out += '\n';
+        out += s.columnText(0);
+    }
+    return out;
+}
+
+} // namespace orrery::store

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "sim/run_result.h"
+#include "store/run_record.h"
+#include "store/run_writer.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace orrery::store {
+
+class Connection;
+
+/**
+ * The SQLite file that keeps every run (schema: docs/database.md).
+ *
+ * Opening checks the file before writing anything: a file that is not an
+ * SQLite database, an SQLite database of another application, a damaged one,
+ * or one written by a newer Orrery is refused with an orrery::Error naming
+ * the file, and left as it was. A missing or empty file becomes a new store;
+ * an older schema is migrated forward. Runs left `running` by a writer that
+ * no longer exists are then marked failed with the error "interrupted".
+ */
+class RunStore
+{
+public:
+    explicit RunStore(const std::string& path);
+    ~RunStore();
+    RunStore(RunStore&&) noexcept;
+    RunStore& operator=(RunStore&&) noexcept;
+
+    const std::string& path() const { return m_path; }
+    /** Ids of the runs marked interrupted when this store was opened. */
+    const std::vector<std::int64_t>& recoveredRuns() const { return m_recovered; }
+
+    /** Finds or inserts the scenario (by content); returns its id. */
+    std::int64_t storeScenario(const std::string& name, const std::string& json);
+    std::string scenarioJson(std::int64_t scenarioId);
+
+    /** Records a new `running` run owned by this process and returns the writer that fills it. */
+    RunWriter beginRun(const RunInfo& info, int batchRows = RunWriter::kDefaultBatchRows);
+    /** Stores a complete result in one go (completed, or cancelled when result.cancelled); returns the run id. */
+    std::int64_t storeRun(const RunInfo& info, const sim::RunResult& result);
+
+    std::vector<RunRecord> listRuns(const RunFilter& filter = {});
+    std::optional<RunRecord> findRun(std::int64_t id);
+    /** The whole run; throws orrery::Error (field `run`) when there is no such run. */
+    StoredRun loadRun(std::int64_t id);
+    /**
+     * Deletes a run and its rows (and its scenario when no other run uses it).
+     * False when there is no such run; throws orrery::Error when a live process is still writing it.
+     */
+    bool deleteRun(std::int64_t id);
+
+    /** `PRAGMA integrity_check`: "ok", or the problems found. */
+    std::string integrityCheck();
+
+    Connection& connection() { return *m_db; }
+
+private:
+    void recoverInterrupted();
+
+    std::string m_path;
+    std::unique_ptr<Connection> m_db;
+    std::vector<std::int64_t> m_recovered;
+};
+
+} // namespace orrery::store

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "sim/run_result.h"
+#include "store/run_record.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace orrery::store {
+
+class Connection;
+
+/**
+ * Writes one run as it is simulated. Rows go into an open transaction that is
+ * committed every `batchRows` rows (and on flush()/finish()), so a crash loses
+ * at most the last uncommitted batch and the file stays consistent.
+ *
+ * sync() takes the growing RunResult and writes only what is new: intervals,
+ * utilisation samples and decisions past those already written (they are
+ * append-only), and job records once they are final (finished). finish()
+ * writes the remaining jobs and the run's summary and status.
+ *
+ * A writer destroyed before finish()/fail() marks its run failed
+ * ("writer closed before the run ended"), so no run stays `running` once its
+ * writer is gone. Single-threaded: use it from one thread.
+ */
+class RunWriter
+{
+public:
+    static constexpr int kDefaultBatchRows = 10000;
+
+    RunWriter(Connection& db, std::int64_t runId, int batchRows = kDefaultBatchRows);
+    ~RunWriter();
+    RunWriter(RunWriter&&) noexcept;
+    RunWriter& operator=(RunWriter&&) = delete;
+    RunWriter(const RunWriter&) = delete;
+    RunWriter& operator=(const RunWriter&) = delete;
+
+    std::int64_t runId() const;
+
+    /** Writes what `partial` holds beyond the previous sync; commits whenever a batch is full. */
+    void sync(const sim::RunResult& partial);
+    /** Commits the rows written so far. */
+    void flush();
+    /** Writes the rest of `result`, its summary and `status` (Completed or Cancelled), and commits. */
+    void finish(const sim::RunResult& result, RunStatus status);
+    /** Commits what was written and marks the run failed with `error`. */
+    void fail(const std::string& error);
+    bool finished() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m;
+};
+
+} // namespace orrery::store

@@ -1,0 +1,144 @@
+#include "store/schema.h"
+
+#include "store/sqlite.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <string_view>
+
+namespace orrery::store {
+
+namespace {
+
+// Forward migrations, in order: migration i takes user_version i to i + 1.
+// Never edit one that has shipped; append a new one instead. docs/database.md
+// describes the resulting schema.
+constexpr std::array<std::string_view, 2> kMigrations = {
+    R"SQL(
+CREATE TABLE scenarios (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL,
+    content_hash  TEXT NOT NULL,
+    json          TEXT NOT NULL,
+    created_at    TEXT NOT NULL
+);
+CREATE INDEX scenarios_by_hash ON scenarios (content_hash);
+
+CREATE TABLE runs (
+    id                  INTEGER PRIMARY KEY,
+    scenario_id         INTEGER NOT NULL REFERENCES scenarios (id),
+    policy              TEXT NOT NULL,
+    options_json        TEXT NOT NULL DEFAULT '{}',
+    seed                INTEGER NOT NULL,
+    orrery_version      TEXT NOT NULL,
+    started_at          TEXT NOT NULL,
+    finished_at         TEXT,
+    status              TEXT NOT NULL CHECK (status IN ('running', 'completed', 'cancelled', 'failed')),
+    error               TEXT,
+    writer_pid          INTEGER,
+    writer_start_ticks  INTEGER,
+    writer_host         TEXT,
+    total_gpus          INTEGER NOT NULL,
+    gpu_types_json      TEXT NOT NULL DEFAULT '[]',
+    job_count           INTEGER,
+    finished_job_count  INTEGER,
+    avg_jct_s           REAL,
+    makespan_s          REAL,
+    cost_usd            REAL,
+    sim_wall_s          REAL
+);
+CREATE INDEX runs_by_scenario ON runs (scenario_id);
+CREATE INDEX runs_by_status ON runs (status);
+
+CREATE TABLE gpus (
+    run_id      INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    gpu         INTEGER NOT NULL,
+    node_index  INTEGER NOT NULL,
+    node        TEXT NOT NULL,
+    gpu_type    TEXT NOT NULL,
+    PRIMARY KEY (run_id, gpu)
+) WITHOUT ROWID;
+
+CREATE TABLE jobs (
+    run_id       INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    job_index    INTEGER NOT NULL,
+    job_id       TEXT NOT NULL,
+    model        TEXT NOT NULL,
+    user         TEXT NOT NULL,
+    arrival_s    REAL NOT NULL,
+    start_s      REAL,
+    end_s        REAL,
+    gpus         INTEGER NOT NULL,
+    gpu_type     TEXT NOT NULL,
+    restarts     INTEGER NOT NULL,
+    gpu_seconds  REAL NOT NULL,
+    cost_usd     REAL NOT NULL,
+    ideal_s      REAL NOT NULL,
+    queue_s      REAL GENERATED ALWAYS AS (start_s - arrival_s) VIRTUAL,
+    jct_s        REAL GENERATED ALWAYS AS (end_s - arrival_s) VIRTUAL,
+    PRIMARY KEY (run_id, job_index)
+) WITHOUT ROWID;
+
+CREATE TABLE intervals (
+    run_id          INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    interval_index  INTEGER NOT NULL,
+    job_index       INTEGER NOT NULL,
+    gpu             INTEGER NOT NULL,
+    start_s         REAL NOT NULL,
+    end_s           REAL NOT NULL,
+    PRIMARY KEY (run_id, interval_index)
+) WITHOUT ROWID;
+
+CREATE TABLE utilization (
+    run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    sample_index  INTEGER NOT NULL,
+    time_s        REAL NOT NULL,
+    busy_gpus     INTEGER NOT NULL,
+    busy_by_type  TEXT NOT NULL,
+    PRIMARY KEY (run_id, sample_index)
+) WITHOUT ROWID;
+
+CREATE TABLE decisions (
+    run_id          INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    decision_index  INTEGER NOT NULL,
+    sim_time_s      REAL NOT NULL,
+    wall_s          REAL NOT NULL,
+    queued          INTEGER NOT NULL,
+    running         INTEGER NOT NULL,
+    PRIMARY KEY (run_id, decision_index)
+) WITHOUT ROWID;
+)SQL",
+    // 2: a one-row-per-run overview for the sqlite3 shell and pandas, and the policy filter of the GUI's run list.
+    R"SQL(
+CREATE INDEX runs_by_policy ON runs (policy);
+CREATE VIEW run_overview AS
+SELECT r.id AS run_id, s.name AS scenario, s.content_hash AS scenario_hash, r.policy, r.status, r.error, r.seed,
+       r.orrery_version, r.started_at, r.finished_at, r.total_gpus, r.job_count, r.finished_job_count, r.avg_jct_s,
+       r.makespan_s, r.cost_usd, r.sim_wall_s
+FROM runs r JOIN scenarios s ON s.id = r.scenario_id;
+)SQL",
+};
+
+} // namespace
+
+int schemaVersion()
+{
+    return static_cast<int>(kMigrations.size());
+}
+
+void migrate(Connection& db, int target)
+{
+    if (target < 0)
+        target = schemaVersion();
+    for (int version = static_cast<int>(db.queryInt("PRAGMA user_version")); version < target; ++version) {
+        Transaction tx(db);
+        db.exec(kMigrations[static_cast<std::size_t>(version)]);
+        // Pragmas take no parameters; both values are integers formatted here, never user text.
+        db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
+        db.exec(fmt::format("PRAGMA user_version = {}", version + 1));
+        tx.commit();
+    }
+}
+
+} // namespace orrery::store

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <cstdint>
+
+namespace orrery::store {
+
+class Connection;
+
+/** `PRAGMA application_id` of an Orrery run store: "ORRY" in ASCII, so `file` and hex dumps recognise it. */
+inline constexpr std::int32_t kApplicationId = 0x4f525259;
+
+/** Number of migrations; a database at this `PRAGMA user_version` is current. */
+int schemaVersion();
+
+/**
+ * Brings a database from its `user_version` up to `target` (default: the
+ * current version), one transaction per migration so a failure leaves the
+ * last complete version. Stamps the application id on the first one.
+ */
+void migrate(Connection& db, int target = -1);
+
+} // namespace orrery::store

@@ -1,0 +1,201 @@
+#include "store/sqlite.h"
+
+#include "io/error.h"
+
+#include <sqlite3.h>
+
+#include <fmt/format.h>
+
+namespace orrery::store {
+
+DatabaseError::DatabaseError(const std::string& file, int code, const std::string& message)
+    : std::runtime_error(fmt::format("{}: {}", file, message)), m_code(code)
+{
+}
+
+Connection::Connection(const std::string& path, Mode mode) : m_path(path)
+{
+    int flags = SQLITE_OPEN_NOMUTEX;
+    switch (mode) {
+    case Mode::ReadOnly:
+        flags |= SQLITE_OPEN_READONLY;
+        break;
+    case Mode::ReadWrite:
+        flags |= SQLITE_OPEN_READWRITE;
+        break;
+    case Mode::ReadWriteCreate:
+        flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+        break;
+    }
+    const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        // sqlite3_open_v2 allocates a handle even on failure; keep it for the message, then free it.
+        const std::string message = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        if (rc == SQLITE_CANTOPEN)
+            throw Error(path, "", "cannot open database: " + message);
+        throw DatabaseError(path, rc, message);
+    }
+    sqlite3_extended_result_codes(m_db, 1);
+    // Other processes (a second CLI, the GUI) may hold the write lock briefly.
+    sqlite3_busy_timeout(m_db, 5000);
+}
+
+Connection::~Connection()
+{
+    sqlite3_close_v2(m_db);
+}
+
+void Connection::fail(int code, std::string_view what) const
+{
+    fail(code, what, m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(code));
+}
+
+void Connection::fail(int code, std::string_view what, const std::string& message) const
+{
+    const int primary = code & 0xff;
+    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
+        throw Error(m_path, "", fmt::format("not a usable Orrery database ({})", message));
+    throw DatabaseError(m_path, code, fmt::format("{}: {}", what, message));
+}
+
+void Connection::check(int code, std::string_view what) const
+{
+    if (code != SQLITE_OK && code != SQLITE_DONE && code != SQLITE_ROW)
+        fail(code, what);
+}
+
+void Connection::exec(std::string_view sql)
+{
+    const std::string text(sql);
+    check(sqlite3_exec(m_db, text.c_str(), nullptr, nullptr, nullptr), text.substr(0, 60));
+}
+
+std::int64_t Connection::queryInt(std::string_view sql)
+{
+    Statement s(*this, sql);
+    if (!s.step())
+        return 0;
+    return s.columnInt(0);
+}
+
+std::int64_t Connection::lastInsertRowId() const
+{
+    return sqlite3_last_insert_rowid(m_db);
+}
+
+Statement::Statement(Connection& db, std::string_view sql) : m_db(db)
+{
+    const int rc = sqlite3_prepare_v3(db.handle(), sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                                      &m_stmt, nullptr);
+    if (rc != SQLITE_OK)
+        db.fail(rc, fmt::format("preparing '{}'", sql.substr(0, 60)));
+}
+
+Statement::~Statement()
+{
+    sqlite3_finalize(m_stmt);
+}
+
+Statement& Statement::bind(int index, std::int64_t value)
+{
+    m_db.check(sqlite3_bind_int64(m_stmt, index, value), "bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, double value)
+{
+    m_db.check(sqlite3_bind_double(m_stmt, index, value), "bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view value)
+{
+    m_db.check(sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8), "bind");
+    return *this;
+}
+
+Statement& Statement::bindNull(int index)
+{
+    m_db.check(sqlite3_bind_null(m_stmt, index), "bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::optional<double> value)
+{
+    return value ? bind(index, *value) : bindNull(index);
+}
+
+bool Statement::step()
+{
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
+    const std::string message = sqlite3_errmsg(m_db.handle());
+    // Keep the statement reusable after a failure (the transaction decides what happens next).
+    sqlite3_reset(m_stmt);
+    m_db.fail(rc, fmt::format("running '{}'", std::string_view(sqlite3_sql(m_stmt)).substr(0, 60)), message);
+}
+
+void Statement::run()
+{
+    while (step()) {
+    }
+    reset();
+}
+
+void Statement::reset()
+{
+    sqlite3_reset(m_stmt);
+}
+
+bool Statement::isNull(int column) const
+{
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
+
+std::int64_t Statement::columnInt(int column) const
+{
+    return sqlite3_column_int64(m_stmt, column);
+}
+
+double Statement::columnDouble(int column) const
+{
+    return sqlite3_column_double(m_stmt, column);
+}
+
+double Statement::columnDouble(int column, double fallback) const
+{
+    return isNull(column) ? fallback : sqlite3_column_double(m_stmt, column);
+}
+
+std::string Statement::columnText(int column) const
+{
+    const auto* text = sqlite3_column_text(m_stmt, column);
+    if (!text)
+        return {};
+    return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column)));
+}
+
+Transaction::Transaction(Connection& db) : m_db(db)
+{
+    // IMMEDIATE takes the write lock now, so a concurrent writer waits (busy timeout) instead of failing mid-way.
+    m_db.exec("BEGIN IMMEDIATE");
+}
+
+Transaction::~Transaction()
+{
+    if (m_open)
+        sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Transaction::commit()
+{
+    m_db.exec("COMMIT");
+    m_open = false;
+}
+
+} // namespace orrery::store

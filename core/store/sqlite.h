@@ -1,0 +1,115 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace orrery::store {
+
+/**
+ * A failure of the database engine that is not the user's input (disk full,
+ * locked, I/O). Damaged or foreign files are reported as orrery::Error
+ * instead, because the user chose the file and can fix the choice.
+ */
+class DatabaseError : public std::runtime_error
+{
+public:
+    DatabaseError(const std::string& file, int code, const std::string& message);
+    int code() const { return m_code; }
+
+private:
+    int m_code;
+};
+
+/** An open SQLite connection; closes on destruction. */
+class Connection
+{
+public:
+    enum class Mode { ReadOnly, ReadWrite, ReadWriteCreate };
+
+    Connection(const std::string& path, Mode mode);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    /** Runs SQL without parameters or results (schema, pragmas). */
+    void exec(std::string_view sql);
+    /** First column of the first row of a parameterless query, as an integer. */
+    std::int64_t queryInt(std::string_view sql);
+    std::int64_t lastInsertRowId() const;
+
+    sqlite3* handle() const { return m_db; }
+    const std::string& path() const { return m_path; }
+
+    /** Throws the right exception for `code` (orrery::Error for damaged/foreign files, DatabaseError otherwise). */
+    [[noreturn]] void fail(int code, std::string_view what) const;
+    [[noreturn]] void fail(int code, std::string_view what, const std::string& message) const;
+    void check(int code, std::string_view what) const;
+
+private:
+    sqlite3* m_db = nullptr;
+    std::string m_path;
+};
+
+/** A prepared statement: bind by 1-based index, step, read columns by 0-based index. */
+class Statement
+{
+public:
+    Statement(Connection& db, std::string_view sql);
+    ~Statement();
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    Statement& bind(int index, std::int64_t value);
+    Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+    Statement& bind(int index, double value);
+    Statement& bind(int index, std::string_view value);
+    Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
+    Statement& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
+    Statement& bindNull(int index);
+    /** Binds NULL when the value is absent. */
+    Statement& bind(int index, std::optional<double> value);
+
+    /** Advances; true while a row is available. */
+    bool step();
+    /** Steps a statement that returns no rows, then resets it for reuse. */
+    void run();
+    /** Clears the cursor (bindings stay). */
+    void reset();
+
+    bool isNull(int column) const;
+    std::int64_t columnInt(int column) const;
+    double columnDouble(int column) const;
+    /** NULL reads as `fallback`. */
+    double columnDouble(int column, double fallback) const;
+    std::string columnText(int column) const;
+
+private:
+    Connection& m_db;
+    sqlite3_stmt* m_stmt = nullptr;
+};
+
+/**
+ * BEGIN IMMEDIATE ... COMMIT; rolls back when destroyed without commit()
+ * (an exception left the block), so a write is all or nothing.
+ */
+class Transaction
+{
+public:
+    explicit Transaction(Connection& db);
+    ~Transaction();
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    void commit();
+
+private:
+    Connection& m_db;
+    bool m_open = true;
+};
+
+} // namespace orrery::store

@@ -1,0 +1,123 @@
+#include "charts/cdf_chart.h"
+
+#include "results/palette.h"
+
+#include <QCheckBox>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace orrery::gui {
+
+CdfChart::CdfChart(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* controls = new QHBoxLayout;
+    m_metric = new QComboBox;
+    for (auto m : {CdfMetric::Jct, CdfMetric::QueueingDelay, CdfMetric::Rho})
+        m_metric->addItem(cdfMetricName(m), static_cast<int>(m));
+    m_log = new QCheckBox(tr("Logarithmic x axis"));
+    controls->addWidget(new QLabel(tr("Metric:")));
+    controls->addWidget(m_metric);
+    controls->addWidget(m_log);
+    controls->addStretch();
+    layout->addLayout(controls);
+    m_view = new QChartView(new QChart);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->chart()->legend()->setAlignment(Qt::AlignBottom);
+    m_view->chart()->setMargins(QMargins(4, 4, 4, 4));
+    layout->addWidget(m_view);
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &CdfChart::rebuild);
+    connect(m_log, &QCheckBox::toggled, this, &CdfChart::rebuild);
+    rebuild();
+}
+
+void CdfChart::setRuns(const QVector<const RunEntry*>& runs)
+{
+    m_runs.clear();
+    for (const auto* r : runs)
+        if (r && r->result)
+            m_runs.push_back(*r);
+    rebuild();
+}
+
+void CdfChart::setMetric(CdfMetric metric)
+{
+    m_metric->setCurrentIndex(m_metric->findData(static_cast<int>(metric)));
+}
+
+void CdfChart::setLogScale(bool on)
+{
+    m_log->setChecked(on);
+}
+
+int CdfChart::seriesCount() const
+{
+    return static_cast<int>(m_view->chart()->series().size());
+}
+
+void CdfChart::rebuild()
+{
+    QChart* chart = m_view->chart();
+    chart->removeAllSeries();
+    for (auto* axis : chart->axes())
+        chart->removeAxis(axis), delete axis;
+    const auto metric = static_cast<CdfMetric>(m_metric->currentData().toInt());
+    const bool log = m_log->isChecked();
+    chart->setTitle(m_runs.isEmpty() ? tr("CDF: select runs to compare in the Run history")
+                                     : tr("CDF of %1").arg(cdfMetricName(metric).toLower()));
+    QAbstractAxis* x = nullptr;
+    if (log) {
+        auto* lx = new QLogValueAxis;
+        lx->setLabelFormat(QStringLiteral("%g"));
+        lx->setMinorTickCount(-1);
+        x = lx;
+    } else {
+        auto* vx = new QValueAxis;
+        vx->setLabelFormat(QStringLiteral("%.3g"));
+        x = vx;
+    }
+    x->setTitleText(cdfMetricUnit(metric));
+    auto* y = new QValueAxis;
+    y->setRange(0, 1);
+    y->setTitleText(tr("fraction of jobs"));
+    y->setLabelFormat(QStringLiteral("%.1f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < m_runs.size(); ++i) {
+        const QVector<QPointF> pts = cdfPoints(metricValues(*m_runs[i].result, metric), log);
+        auto* s = new QLineSeries;
+        s->setName(m_runs[i].name);
+        s->replace(pts);
+        QPen pen(colourForIndex(i).darker(130));
+        pen.setWidthF(2);
+        s->setPen(pen);
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+        for (const auto& p : pts) {
+            lo = std::min(lo, p.x());
+            hi = std::max(hi, p.x());
+        }
+    }
+    if (lo < hi) {
+        if (log)
+            x->setRange(lo, hi);
+        else
+            x->setRange(std::min(0.0, lo), hi * 1.02);
+    } else if (log) {
+        x->setRange(0.01, 100);
+    } else {
+        x->setRange(0, 1);
+    }
+}
+
+} // namespace orrery::gui

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "sim/run_result.h"
+
+#include <QPointF>
+#include <QString>
+#include <QVector>
+
+#include <vector>
+
+namespace orrery::gui {
+
+/**
+ * Data side of the charts: plain functions from runs to points, testable
+ * without a chart or a scene. Widgets only turn these into series.
+ */
+enum class CdfMetric { Jct, QueueingDelay, Rho };
+QString cdfMetricName(CdfMetric metric);
+QString cdfMetricUnit(CdfMetric metric);
+
+/** Per finished job: JCT (s), queueing delay (s), or rho = JCT / ideal run time (finish-time fairness). */
+std::vector<double> metricValues(const sim::RunResult& run, CdfMetric metric);
+
+/**
+ * Empirical CDF as a step line: for sorted values v_1..v_n, points
+ * (v_i, (i-1)/n) and (v_i, i/n). With `positiveOnly` (log axes) values <= 0
+ * are dropped. At most `maxSteps` steps: larger inputs are thinned to evenly
+ * spaced quantiles, which keeps the shape to within 1/maxSteps.
+ */
+QVector<QPointF> cdfPoints(std::vector<double> values, bool positiveOnly = false, int maxSteps = 2000);
+
+/**
+ * Busy share of GPUs over time in percent, as a step line with x in hours.
+ * typeIndex < 0: all GPUs; otherwise the type at that index of run.gpuTypes,
+ * over `typeGpus` GPUs of that type. Long runs are averaged into `maxPoints` buckets.
+ */
+QVector<QPointF> utilisationPoints(const sim::RunResult& run, int typeIndex, int typeGpus, int maxPoints = 1500);
+
+/** Time-weighted mean busy share (0..1) over [0, makespan]. */
+double meanUtilisation(const sim::RunResult& run);
+
+struct TradeoffPoint
+{
+    QString label;
+    double cost = 0;   ///< x: lower is better
+    double value = 0;  ///< y: lower is better when minimiseValue, else higher
+};
+
+/**
+ * Indices of the points on the Pareto front (none better in both), sorted by
+ * cost. minimiseValue: true for JCT, false for throughput.
+ */
+std::vector<int> paretoFront(const std::vector<TradeoffPoint>& points, bool minimiseValue);
+
+} // namespace orrery::gui

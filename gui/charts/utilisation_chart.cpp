@@ -1,0 +1,78 @@
+#include "charts/utilisation_chart.h"
+
+#include "charts/chart_series.h"
+#include "results/palette.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace orrery::gui {
+
+UtilisationChart::UtilisationChart(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_view = new QChartView(new QChart);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->chart()->legend()->setAlignment(Qt::AlignBottom);
+    m_view->chart()->setMargins(QMargins(4, 4, 4, 4));
+    layout->addWidget(m_view);
+    setRun(nullptr);
+}
+
+int UtilisationChart::seriesCount() const
+{
+    return static_cast<int>(m_view->chart()->series().size());
+}
+
+void UtilisationChart::setRun(const RunEntry* run)
+{
+    QChart* chart = m_view->chart();
+    chart->removeAllSeries();
+    for (auto* axis : chart->axes())
+        chart->removeAxis(axis), delete axis;
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("time (hours)"));
+    x->setLabelFormat(QStringLiteral("%.3g"));
+    auto* y = new QValueAxis;
+    y->setRange(0, 100);
+    y->setTitleText(tr("busy GPUs (%)"));
+    y->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    if (!run || !run->result) {
+        chart->setTitle(tr("Utilisation: no run selected"));
+        x->setRange(0, 1);
+        return;
+    }
+    const auto& r = *run->result;
+    chart->setTitle(tr("GPU utilisation over time: %1 (mean %2%)").arg(run->name).arg(100 * meanUtilisation(r), 0, 'f', 1));
+    auto add = [&](const QString& name, const QVector<QPointF>& pts, const QColor& colour, double width) {
+        auto* s = new QLineSeries;
+        s->setName(name);
+        s->replace(pts);
+        QPen pen(colour);
+        pen.setWidthF(width);
+        s->setPen(pen);
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    };
+    for (std::size_t t = 0; t < r.gpuTypes.size(); ++t) {
+        int gpus = 0;
+        if (run->cluster) {
+            const int idx = run->cluster->catalog().indexOf(r.gpuTypes[t]);
+            gpus = idx >= 0 ? run->cluster->gpusOfType(idx) : 0;
+        }
+        if (gpus > 0)
+            add(QString::fromStdString(r.gpuTypes[t]), utilisationPoints(r, static_cast<int>(t), gpus),
+                colourForIndex(static_cast<int>(t) + 1), 1.2);
+    }
+    add(tr("all GPUs"), utilisationPoints(r, -1, r.totalGpus), QColor(30, 30, 30), 2.0);
+    x->setRange(0, std::max(r.makespanS, 1.0) / 3600.0);
+}
+
+} // namespace orrery::gui

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QAbstractTableModel>
+
+namespace orrery::gui {
+
+class ScenarioDocument;
+
+/** The catalog the scenario sees (built-in + custom types), one row per type. Custom rows are marked. */
+class GpuCatalogModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Name, Display, Vendor, MemoryGiB, Fp16Tflops, Fp32Tflops, BandwidthGBps, Link, UsdPerHour, ColumnCount };
+    static constexpr int IsCustomRole = Qt::UserRole + 1;
+
+    explicit GpuCatalogModel(ScenarioDocument* document, QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    bool isCustom(int row) const;
+
+private:
+    ScenarioDocument* m_document;
+};
+
+} // namespace orrery::gui

@@ -1,0 +1,194 @@
+#include "runs/run_manager_panel.h"
+
+#include "document/scenario_document.h"
+#include "results/palette.h"
+#include "results/run_library.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace orrery::gui {
+
+RunManagerPanel::RunManagerPanel(ScenarioDocument* document, RunLibrary* runs, JobRunner* runner,
+                                 SimulateFunction simulate, QWidget* parent)
+    : QWidget(parent), m_document(document), m_runs(runs), m_runner(runner), m_simulate(std::move(simulate))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(new QLabel(tr("<b>Policies</b> (the scenario's are checked):")));
+    m_policies = new QListWidget;
+    m_policies->setMaximumHeight(150);
+    layout->addWidget(m_policies);
+    auto* options = new QHBoxLayout;
+    options->addWidget(new QLabel(tr("Seed")));
+    m_seed = new QSpinBox;
+    m_seed->setRange(0, 1 << 30);
+    options->addWidget(m_seed);
+    options->addStretch();
+    m_run = new QPushButton(tr("Run checked (F5)"));
+    m_run->setDefault(true);
+    options->addWidget(m_run);
+    layout->addLayout(options);
+    auto* area = new QScrollArea;
+    area->setWidgetResizable(true);
+    auto* rows = new QWidget;
+    m_rowsLayout = new QVBoxLayout(rows);
+    m_rowsLayout->setContentsMargins(0, 0, 0, 0);
+    m_rowsLayout->addStretch();
+    area->setWidget(rows);
+    layout->addWidget(area, 1);
+
+    connect(m_run, &QPushButton::clicked, this, [this] { runPolicies(checkedPolicies()); });
+    connect(document, &ScenarioDocument::documentReset, this, &RunManagerPanel::populatePolicies);
+    connect(runner, &JobRunner::taskProgress, this, &RunManagerPanel::onProgress);
+    connect(runner, &JobRunner::taskCancelled, this, [this](JobRunner::TaskId id) { finishRow(id, tr("cancelled"), false); });
+    connect(runner, &JobRunner::taskFinished, this, [this](JobRunner::TaskId id) { finishRow(id, tr("done"), true); });
+    connect(runner, &JobRunner::taskFailed, this, [this](JobRunner::TaskId id, const QString& error) {
+        finishRow(id, tr("failed: %1").arg(error), false);
+        if (auto it = m_rows.find(id); it != m_rows.end())
+            it->status->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
+    });
+    populatePolicies();
+}
+
+void RunManagerPanel::populatePolicies()
+{
+    const QStringList checked = [&] {
+        QStringList l;
+        for (const auto& p : m_document->scenario().policies)
+            l << QString::fromStdString(p);
+        return l;
+    }();
+    m_policies->clear();
+    for (const auto& name : registeredPolicies()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(name), m_policies);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(checked.contains(item->text()) ? Qt::Checked : Qt::Unchecked);
+    }
+    m_seed->setValue(static_cast<int>(m_document->scenario().options.seed));
+}
+
+QStringList RunManagerPanel::checkedPolicies() const
+{
+    QStringList out;
+    for (int i = 0; i < m_policies->count(); ++i)
+        if (m_policies->item(i)->checkState() == Qt::Checked)
+            out << m_policies->item(i)->text();
+    return out;
+}
+
+void RunManagerPanel::setCheckedPolicies(const QStringList& policies)
+{
+    for (int i = 0; i < m_policies->count(); ++i)
+        m_policies->item(i)->setCheckState(policies.contains(m_policies->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+}
+
+QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& policies)
+{
+    QVector<JobRunner::TaskId> ids;
+    // Snapshot once: every run of this batch sees the same scenario, whatever is edited meanwhile.
+    io::Scenario scenario = m_document->scenario();
+    scenario.options.seed = static_cast<std::uint64_t>(m_seed->value());
+    auto cluster = std::make_shared<const hardware::Cluster>(scenario.cluster);
+    const QString scenarioName = QString::fromStdString(scenario.name);
+    auto scenarioJson = std::make_shared<const std::string>(io::scenarioToJson(scenario).dump());
+    for (const QString& policy : policies) {
+        const std::string p = policy.toStdString();
+        const int n = ++m_runCounter[policy];
+        const QString name = n == 1 ? policy : QStringLiteral("%1 #%2").arg(policy).arg(n);
+        Row row;
+        row.policy = name;
+        row.widget = new QWidget;
+        auto* h = new QHBoxLayout(row.widget);
+        h->setContentsMargins(2, 2, 2, 2);
+        auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
+        label->setMinimumWidth(90);
+        row.bar = new QProgressBar;
+        row.bar->setRange(0, 1000);
+        row.status = new QLabel(tr("starting"));
+        row.status->setMinimumWidth(120);
+        row.status->setWordWrap(true);
+        row.cancel = new QPushButton(tr("Cancel"));
+        h->addWidget(label);
+        h->addWidget(row.bar, 1);
+        h->addWidget(row.status);
+        h->addWidget(row.cancel);
+        m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row.widget);
+        row.state = QStringLiteral("running");
+
+        auto work = [simulate = m_simulate, scenario, p](TaskContext& ctx) { return simulate(scenario, p, ctx); };
+        auto onResult = [this, name, scenarioName, cluster, scenarioJson](sim::RunResult result) {
+            RunEntry entry;
+            entry.name = name;
+            entry.scenarioName = scenarioName;
+            entry.result = std::make_shared<const sim::RunResult>(std::move(result));
+            entry.cluster = cluster;
+            entry.scenarioJson = scenarioJson;
+            entry.finishedAt = QDateTime::currentDateTime();
+            const int id = m_runs->add(std::move(entry));
+            emit runFinished(id);
+        };
+        const JobRunner::TaskId id = m_runner->start<sim::RunResult>(
+            QString(), work, this, onResult, [this, name](const QString& error) { emit runFailed(name, error); });
+        connect(row.cancel, &QPushButton::clicked, this, [this, id] { cancel(id); });
+        m_rows.insert(id, row);
+        ids.push_back(id);
+    }
+    return ids;
+}
+
+void RunManagerPanel::cancel(JobRunner::TaskId id)
+{
+    m_runner->cancel(id);
+    if (auto it = m_rows.find(id); it != m_rows.end() && it->state == QStringLiteral("running"))
+        it->status->setText(tr("cancelling..."));
+}
+
+QString RunManagerPanel::statusOf(JobRunner::TaskId id) const
+{
+    return m_rows.value(id).state;
+}
+
+void RunManagerPanel::onProgress(JobRunner::TaskId id, double fraction, double etaS, const QString& message)
+{
+    auto it = m_rows.find(id);
+    if (it == m_rows.end() || it->state != QStringLiteral("running"))
+        return;
+    it->bar->setValue(static_cast<int>(fraction * 1000));
+    QString text = etaS >= 0 ? tr("ETA %1").arg(formatDuration(etaS)) : tr("running");
+    if (!message.isEmpty())
+        text = message + QStringLiteral(", ") + text;
+    it->status->setText(text);
+}
+
+void RunManagerPanel::finishRow(JobRunner::TaskId id, const QString& state, bool keepBar)
+{
+    auto it = m_rows.find(id);
+    if (it == m_rows.end())
+        return;
+    it->state = state;
+    it->status->setText(state);
+    it->cancel->setEnabled(false);
+    if (keepBar)
+        it->bar->setValue(it->bar->maximum());
+    // Checked after the result callback has added the run (it runs right after this signal).
+    QTimer::singleShot(0, this, [this] {
+        bool any = false;
+        for (const auto& r : m_rows)
+            any = any || r.state == QStringLiteral("running");
+        if (!any && !m_rows.isEmpty())
+            emit allFinished();
+    });
+}
+
+} // namespace orrery::gui

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "async/job_runner.h"
+#include "runs/simulate_function.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QVBoxLayout;
+
+namespace orrery::gui {
+
+class RunLibrary;
+class ScenarioDocument;
+
+/**
+ * Choose policies, run them (each in its own worker task, several at once),
+ * follow each with a progress bar, an ETA and Cancel. A failed run shows its
+ * error in its row and leaves the others running. Finished runs go to the
+ * RunLibrary (and from there to the store).
+ */
+class RunManagerPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    RunManagerPanel(ScenarioDocument* document, RunLibrary* runs, JobRunner* runner, SimulateFunction simulate,
+                    QWidget* parent = nullptr);
+
+    /** Starts one run per policy on a snapshot of the current scenario; returns the task ids. */
+    QVector<JobRunner::TaskId> runPolicies(const QStringList& policies);
+    QStringList checkedPolicies() const;
+    void setCheckedPolicies(const QStringList& policies);
+    void cancel(JobRunner::TaskId id);
+    /** Status text of a run's row ("running", "done", "cancelled", "failed: ..."). */
+    QString statusOf(JobRunner::TaskId id) const;
+
+signals:
+    void runFinished(int runId);
+    void runFailed(const QString& policy, const QString& error);
+    void allFinished();
+
+private:
+    struct Row
+    {
+        QString policy;
+        QWidget* widget = nullptr;
+        QProgressBar* bar = nullptr;
+        QLabel* status = nullptr;
+        QPushButton* cancel = nullptr;
+        QString state;
+    };
+    void onProgress(JobRunner::TaskId id, double fraction, double etaS, const QString& message);
+    void finishRow(JobRunner::TaskId id, const QString& state, bool keepBar);
+    void populatePolicies();
+
+    ScenarioDocument* m_document;
+    RunLibrary* m_runs;
+    JobRunner* m_runner;
+    SimulateFunction m_simulate;
+    QListWidget* m_policies;
+    QSpinBox* m_seed;
+    QPushButton* m_run;
+    QVBoxLayout* m_rowsLayout;
+    QHash<JobRunner::TaskId, Row> m_rows;
+    QHash<QString, int> m_runCounter;
+};
+
+} // namespace orrery::gui

@@ -1,0 +1,42 @@
+#include "runs/simulate_function.h"
+
+#include "io/error.h"
+#include "io/workload_loader.h"
+#include "sched/registry.h"
+#include "sim/prepared_workload.h"
+#include "sim/simulator.h"
+#include "sim/throughput.h"
+#include "util/progress.h"
+
+namespace orrery::gui {
+
+SimulateFunction coreSimulateFunction()
+{
+    return [](const io::Scenario& scenario, const std::string& policyName, TaskContext& context) {
+        auto policy = sched::makePolicy(policyName); // unknown names fail before any work
+        context.reportProgress(0.0, "preparing");
+        // Inline jobs plus any trace or generator, expanded here on the worker: imports can be large.
+        std::vector<workload::Job> jobs = io::loadJobs(scenario);
+        if (jobs.empty())
+            throw Error("the scenario has no jobs to run (add a job mix in the Workload panel)");
+        sim::PreparedWorkload prepared(scenario.cluster, std::move(jobs), sim::makeScenarioThroughput(scenario),
+                                       scenario.options);
+        util::Progress progress;
+        progress.report = [&context](double fraction) { context.reportProgress(fraction); };
+        progress.stop = context.stopToken();
+        sim::RunResult result = sim::simulate(prepared, *policy, scenario.options.seed, progress);
+        if (result.cancelled)
+            throw Cancelled();
+        return result;
+    };
+}
+
+std::vector<std::string> registeredPolicies()
+{
+    std::vector<std::string> names;
+    for (const auto& p : sched::registeredPolicies())
+        names.push_back(p.name);
+    return names;
+}
+
+} // namespace orrery::gui

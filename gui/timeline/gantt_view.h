@@ -1,0 +1,93 @@
+#pragma once
+
+#include "results/run_entry.h"
+#include "timeline/timeline_geometry.h"
+#include "timeline/timeline_index.h"
+#include "timeline/timeline_rows.h"
+
+#include <QAbstractScrollArea>
+
+namespace orrery::gui {
+
+/**
+ * The Gantt timeline: one row per GPU, grouped by type and node, one bar per
+ * allocation interval. Painted directly (no item per job): each repaint culls
+ * rows to the viewport and intervals to the window by binary search, and
+ * merges sub-pixel bars, so 10^5 intervals stay smooth.
+ *
+ * Wheel: zoom at the cursor; Shift+wheel: scroll rows; drag: pan; click:
+ * highlight every interval of a job; double-click or `0`: fit.
+ */
+class GanttView : public QAbstractScrollArea
+{
+    Q_OBJECT
+public:
+    enum class ColourBy { Job, User, Model };
+    Q_ENUM(ColourBy)
+
+    explicit GanttView(QWidget* parent = nullptr);
+
+    void setRun(const RunEntry* run);
+    void clear();
+    void setColourBy(ColourBy mode);
+    ColourBy colourBy() const { return m_colourBy; }
+    void setHighlightedJob(int job);
+    int highlightedJob() const { return m_highlight; }
+
+    const TimelineGeometry& geometry() const { return m_geometry; }
+    void setGeometryWindow(double startS, double endS);
+    void zoomAt(double xInPlot, double factor);
+    void zoomToFit();
+    bool hasRun() const { return m_index.run() != nullptr; }
+
+    /** The job under a viewport point, or -1 (for tests and tooltips). */
+    int jobAt(const QPoint& viewportPos) const;
+
+    static constexpr int kLabelWidth = 132;
+    static constexpr int kAxisHeight = 26;
+    static constexpr int kRowHeight = 13;
+    static constexpr int kGroupHeaderHeight = 20;
+
+signals:
+    void jobClicked(int job);
+    void windowChanged(double startS, double endS);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    bool viewportEvent(QEvent* event) override;
+
+private:
+    int plotWidth() const;
+    int contentHeight() const;
+    int rowTop(int row) const;     ///< in content coordinates (without the axis)
+    int rowAtY(int contentY) const;
+    QColor barColour(int job) const;
+    void updateScrollBars();
+    void setGeometry(const TimelineGeometry& g);
+    QString tooltipFor(int interval) const;
+    void paintAxis(QPainter& p);
+    void paintRows(QPainter& p);
+
+    TimelineIndex m_index;
+    TimelineRows m_rows;
+    std::vector<int> m_groupOfRow;
+    std::vector<QColor> m_jobColours;
+    TimelineGeometry m_geometry;
+    ColourBy m_colourBy = ColourBy::Job;
+    int m_highlight = -1;
+    QPoint m_pressPos;
+    QPoint m_lastDragPos;
+    bool m_dragging = false;
+    bool m_updatingScrollBars = false;
+    QString m_runName;
+};
+
+} // namespace orrery::gui

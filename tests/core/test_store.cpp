@@ -1,0 +1,444 @@
+#include "test_support.h"
+
+#include "hardware/gpu_layout.h"
+#include "io/error.h"
+#include "store/run_store.h"
+#include "store/schema.h"
+#include "store/sqlite.h"
+#include "util/hash.h"
+
+#include <QTemporaryDir>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+using namespace orrery;
+
+namespace {
+
+hardware::GpuLayout twoNodeLayout()
+{
+    hardware::GpuLayout l;
+    l.nodeNames = {"a100-0", "rtx-0"};
+    l.gpuNode = {0, 0, 0, 0, 1, 1};
+    l.gpuTypes = {"a100-40gb-sxm", "a100-40gb-sxm", "a100-40gb-sxm", "a100-40gb-sxm", "rtx2080ti", "rtx2080ti"};
+    return l;
+}
+
+store::RunInfo info(const std::string& policy = "fifo", const std::string& scenario = "{\"name\":\"t\"}")
+{
+    store::RunInfo i;
+    i.scenarioName = "t";
+    i.scenarioJson = scenario;
+    i.policy = policy;
+    i.optionsJson = R"({"round_s":360})";
+    i.seed = 7;
+    i.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
+    i.layout = twoNodeLayout();
+    return i;
+}
+
+/** A small, hand-made run: 3 jobs (one unfinished), preemption on GPU 0. */
+sim::RunResult smallRun(const std::string& policy = "fifo")
+{
+    sim::RunResult r;
+    r.policy = policy;
+    r.seed = 7;
+    r.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
+    r.totalGpus = 6;
+    r.jobs = {{"j0", "gpt2-124m", "u1", 0, 0, 100, 2, "a100-40gb-sxm", 0, 200, 0.5, 90},
+              {"j,\"1\"", "bert-large", "u2", 10, 50, 300, 1, "mixed", 1, 250, 0.7, 200},
+              {"j2", "gpt2-350m", "u1", 20, -1, -1, 0, "", 0, 0, 0, 120}};
+    r.intervals = {{0, 0, 0, 50}, {0, 1, 0, 100}, {1, 0, 50, 120}, {0, 0, 120, 150}, {1, 4, 150, 300}};
+    r.utilization = {{0, 2, {2, 0}}, {50, 2, {2, 0}}, {150, 2, {1, 1}}, {300, 0, {0, 0}}};
+    r.decisions = {{0, 1e-5, 1, 0}, {10, 2e-5, 1, 1}, {20, 3e-5, 2, 1}};
+    r.makespanS = 300;
+    r.wallS = 0.01;
+    return r;
+}
+
+std::string readBytes(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void writeBytes(const std::string& path, const std::string& bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << bytes;
+}
+
+store::RunFilter filter(std::string scenario, std::string policy, std::optional<store::RunStatus> status = {},
+                       int limit = 0)
+{
+    store::RunFilter f;
+    f.scenario = std::move(scenario);
+    f.policy = std::move(policy);
+    f.status = status;
+    f.limit = limit;
+    return f;
+}
+
+std::int64_t count(store::RunStore& s, const std::string& sql)
+{
+    return s.connection().queryInt(sql);
+}
+
+/** Expects RunStore(path) to throw an orrery::Error naming the file and mentioning `what`, leaving it unchanged. */
+void expectRefused(const std::string& path, const std::string& what)
+{
+    const std::string before = readBytes(path);
+    bool thrown = false;
+    try {
+        store::RunStore s(path);
+    } catch (const Error& e) {
+        thrown = true;
+        QCOMPARE(QString::fromStdString(e.file()), QString::fromStdString(path));
+        QVERIFY2(std::string(e.what()).find(what) != std::string::npos, e.what());
+    }
+    QVERIFY2(thrown, path.c_str());
+    QVERIFY(readBytes(path) == before);
+}
+
+void compareRuns(const sim::RunResult& a, const sim::RunResult& b)
+{
+    RC_ASSERT(a.policy == b.policy);
+    RC_ASSERT(a.seed == b.seed);
+    RC_ASSERT(a.gpuTypes == b.gpuTypes);
+    RC_ASSERT(a.totalGpus == b.totalGpus);
+    RC_ASSERT(a.makespanS == b.makespanS);
+    RC_ASSERT(a.wallS == b.wallS);
+    RC_ASSERT(a.cancelled == b.cancelled);
+    RC_ASSERT(a.jobs.size() == b.jobs.size());
+    for (std::size_t i = 0; i < a.jobs.size(); ++i) {
+        const auto& x = a.jobs[i];
+        const auto& y = b.jobs[i];
+        RC_ASSERT(x.id == y.id && x.model == y.model && x.user == y.user && x.gpuType == y.gpuType);
+        RC_ASSERT(x.arrivalS == y.arrivalS && x.startS == y.startS && x.endS == y.endS);
+        RC_ASSERT(x.gpus == y.gpus && x.restarts == y.restarts);
+        RC_ASSERT(x.gpuSeconds == y.gpuSeconds && x.costUsd == y.costUsd && x.idealS == y.idealS);
+    }
+    RC_ASSERT(a.intervals.size() == b.intervals.size());
+    for (std::size_t i = 0; i < a.intervals.size(); ++i)
+        RC_ASSERT(a.intervals[i].job == b.intervals[i].job && a.intervals[i].gpu == b.intervals[i].gpu &&
+                  a.intervals[i].startS == b.intervals[i].startS && a.intervals[i].endS == b.intervals[i].endS);
+    RC_ASSERT(a.utilization.size() == b.utilization.size());
+    for (std::size_t i = 0; i < a.utilization.size(); ++i)
+        RC_ASSERT(a.utilization[i].timeS == b.utilization[i].timeS &&
+                  a.utilization[i].busyGpus == b.utilization[i].busyGpus &&
+                  a.utilization[i].busyByType == b.utilization[i].busyByType);
+    RC_ASSERT(a.decisions.size() == b.decisions.size());
+    for (std::size_t i = 0; i < a.decisions.size(); ++i)
+        RC_ASSERT(a.decisions[i].simTimeS == b.decisions[i].simTimeS && a.decisions[i].wallS == b.decisions[i].wallS &&
+                  a.decisions[i].queued == b.decisions[i].queued && a.decisions[i].running == b.decisions[i].running);
+}
+
+rc::Gen<double> seconds()
+{
+    return rc::gen::map(rc::gen::inRange(0, 100000000), [](int v) { return v / 1000.0; });
+}
+
+rc::Gen<sim::RunResult> genRun()
+{
+    return rc::gen::exec([] {
+        sim::RunResult r;
+        r.policy = *rc::gen::element<std::string>("fifo", "sjf", "tiresias", "gavel");
+        r.seed = *rc::gen::arbitrary<std::uint64_t>();
+        r.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
+        r.totalGpus = 6;
+        const int jobs = *rc::gen::inRange(0, 40);
+        for (int i = 0; i < jobs; ++i) {
+            sim::JobRecord j;
+            j.id = *rc::gen::arbitrary<std::string>();
+            j.model = *rc::gen::element<std::string>("gpt2-124m", "bert-large", "ResNet-50 (batch size 64)");
+            j.user = *rc::gen::arbitrary<std::string>();
+            j.arrivalS = *seconds();
+            const int state = *rc::gen::inRange(0, 3); // 0 queued, 1 running, 2 finished
+            if (state >= 1)
+                j.startS = j.arrivalS + *seconds();
+            if (state == 2)
+                j.endS = j.startS + *seconds();
+            j.gpus = *rc::gen::inRange(0, 9);
+            j.gpuType = *rc::gen::element<std::string>("a100-40gb-sxm", "rtx2080ti", "mixed", "");
+            j.restarts = *rc::gen::inRange(0, 5);
+            j.gpuSeconds = *seconds();
+            j.costUsd = *rc::gen::arbitrary<double>();
+            j.idealS = *seconds();
+            r.jobs.push_back(std::move(j));
+        }
+        const int intervals = jobs ? *rc::gen::inRange(0, 60) : 0;
+        for (int i = 0; i < intervals; ++i) {
+            const double start = *seconds();
+            r.intervals.push_back({*rc::gen::inRange(0, jobs), *rc::gen::inRange(0, 6), start, start + *seconds()});
+        }
+        const int samples = *rc::gen::inRange(0, 30);
+        for (int i = 0; i < samples; ++i) {
+            const int a = *rc::gen::inRange(0, 5);
+            const int b = *rc::gen::inRange(0, 3);
+            r.utilization.push_back({i * 10.0, a + b, {a, b}});
+        }
+        const int decisions = *rc::gen::inRange(0, 30);
+        for (int i = 0; i < decisions; ++i)
+            r.decisions.push_back({*seconds(), *rc::gen::inRange(0, 1000) * 1e-6, *rc::gen::inRange(0, 50),
+                                   *rc::gen::inRange(0, 50)});
+        r.makespanS = *seconds();
+        r.wallS = *rc::gen::inRange(0, 1000) * 1e-3;
+        r.cancelled = *rc::gen::arbitrary<bool>();
+        return r;
+    });
+}
+
+} // namespace
+
+class TestStore : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::string path(const std::string& name) const { return m_dir.filePath(QString::fromStdString(name)).toStdString(); }
+
+private slots:
+    void hashIsFnv1a()
+    {
+        // Published FNV-1a 64 test vectors.
+        QCOMPARE(util::fnv1a64(""), 0xcbf29ce484222325ULL);
+        QCOMPARE(util::fnv1a64("a"), 0xaf63dc4c8601ec8cULL);
+        QCOMPARE(util::fnv1a64Hex("foobar"), std::string("85944171f73967e8"));
+    }
+
+    void newStoreHasCurrentSchema()
+    {
+        const auto p = path("new.sqlite");
+        store::RunStore s(p);
+        QCOMPARE(count(s, "PRAGMA user_version"), std::int64_t(store::schemaVersion()));
+        QCOMPARE(count(s, "PRAGMA application_id"), std::int64_t(store::kApplicationId));
+        QCOMPARE(count(s, "PRAGMA foreign_keys"), std::int64_t(1));
+        store::Statement mode(s.connection(), "PRAGMA journal_mode");
+        QVERIFY(mode.step());
+        QCOMPARE(mode.columnText(0), std::string("wal"));
+        for (const char* table : {"scenarios", "runs", "gpus", "jobs", "intervals", "utilization", "decisions"}) {
+            store::Statement t(s.connection(), "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1");
+            t.bind(1, table);
+            QVERIFY(t.step());
+            QVERIFY2(t.columnInt(0) == 1, table);
+        }
+        QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void olderSchemaIsMigratedKeepingRuns()
+    {
+        const auto p = path("v1.sqlite");
+        {
+            // A store as the first schema version left it, with one run in it.
+            store::Connection db(p, store::Connection::Mode::ReadWriteCreate);
+            store::migrate(db, 1);
+            QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(1));
+            db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');"
+                    "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus, "
+                    "avg_jct_s) VALUES (1, 'fifo', 1, '0.0.1', 't', 'completed', 4, 12.5)");
+        }
+        store::RunStore s(p);
+        QCOMPARE(count(s, "PRAGMA user_version"), std::int64_t(store::schemaVersion()));
+        const auto runs = s.listRuns();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs[0].scenarioName, std::string("old"));
+        QCOMPARE(runs[0].avgJctS.value_or(0), 12.5);
+        QCOMPARE(count(s, "SELECT avg_jct_s FROM run_overview WHERE run_id = 1"), std::int64_t(12));
+    }
+
+    void emptySqliteFileBecomesAStore()
+    {
+        const auto p = path("empty.sqlite");
+        writeBytes(p, "");
+        store::RunStore s(p);
+        QCOMPARE(count(s, "PRAGMA application_id"), std::int64_t(store::kApplicationId));
+    }
+
+    void foreignAndDamagedFilesAreRefusedUntouched()
+    {
+        const auto text = path("notes.txt");
+        writeBytes(text, "these are my notes, not a database\n");
+        expectRefused(text, "not an SQLite file");
+
+        const auto other = path("other.sqlite");
+        {
+            store::Connection db(other, store::Connection::Mode::ReadWriteCreate);
+            db.exec("CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO photos (path) VALUES ('a.jpg')");
+        }
+        expectRefused(other, "another application");
+
+        const auto newer = path("newer.sqlite");
+        {
+            store::RunStore s(newer);
+            s.storeRun(info(), smallRun());
+        }
+        {
+            store::Connection db(newer, store::Connection::Mode::ReadWrite);
+            db.exec(fmt::format("PRAGMA user_version = {}", store::schemaVersion() + 1));
+        }
+        expectRefused(newer, "newer Orrery");
+
+        // Damaged: an Orrery store whose pages after the first are overwritten with garbage.
+        const auto damaged = path("damaged.sqlite");
+        {
+            store::RunStore s(damaged);
+            s.storeRun(info(), smallRun());
+            s.connection().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        }
+        std::string bytes = readBytes(damaged);
+        QVERIFY(bytes.size() > 8192);
+        for (std::size_t i = 4096; i < bytes.size(); ++i)
+            bytes[i] = static_cast<char>((i * 131) & 0xff);
+        writeBytes(damaged, bytes);
+        expectRefused(damaged, "not a usable Orrery database");
+
+        // Truncated to a bare header.
+        const auto truncated = path("truncated.sqlite");
+        writeBytes(truncated, bytes.substr(0, 60));
+        expectRefused(truncated, "not an SQLite file");
+    }
+
+    void roundTripProperty()
+    {
+        const auto p = path("roundtrip.sqlite");
+        store::RunStore s(p);
+        ORRERY_CHECK_PROPERTY("a run reads back as it was stored", [&] {
+            const sim::RunResult run = *genRun();
+            const auto id = s.storeRun(info(run.policy), run);
+            const auto back = s.loadRun(id);
+            compareRuns(run, back.result);
+            RC_ASSERT(back.layout == twoNodeLayout());
+            RC_ASSERT(back.record.status == (run.cancelled ? store::RunStatus::Cancelled : store::RunStatus::Completed));
+            RC_ASSERT(back.record.jobCount == std::optional<int>(static_cast<int>(run.jobs.size())));
+        });
+        QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void scenariosAreSharedByContent()
+    {
+        store::RunStore s(path("scenarios.sqlite"));
+        const auto a = s.storeScenario("a", R"({"x":1})");
+        QCOMPARE(s.storeScenario("a again", R"({"x":1})"), a);
+        QVERIFY(s.storeScenario("b", R"({"x":2})") != a);
+        QCOMPARE(s.scenarioJson(a), std::string(R"({"x":1})"));
+    }
+
+    void listFiltersAndDelete()
+    {
+        store::RunStore s(path("list.sqlite"));
+        const auto fifo = s.storeRun(info("fifo"), smallRun("fifo"));
+        auto cancelled = smallRun("sjf");
+        cancelled.cancelled = true;
+        const auto sjf = s.storeRun(info("sjf"), cancelled);
+        const auto other = s.storeRun(info("fifo", R"({"name":"other"})"), smallRun("fifo"));
+        QCOMPARE(s.listRuns().size(), std::size_t(3));
+        QCOMPARE(s.listRuns(filter("", "fifo")).size(), std::size_t(2));
+        const auto c = s.listRuns(filter("", "", store::RunStatus::Cancelled));
+        QCOMPARE(c.size(), std::size_t(1));
+        QCOMPARE(c[0].id, sjf);
+        const std::string hash = util::fnv1a64Hex(R"({"name":"other"})");
+        const auto byHash = s.listRuns(filter(hash.substr(0, 6), ""));
+        QCOMPARE(byHash.size(), std::size_t(1));
+        QCOMPARE(byHash[0].id, other);
+        QCOMPARE(s.listRuns(filter("t", "")).size(), std::size_t(3));
+        QCOMPARE(s.listRuns(filter("", "", {}, 2)).size(), std::size_t(2));
+
+        const auto r = *s.findRun(fifo);
+        QCOMPARE(r.finishedJobCount.value_or(-1), 2);
+        QCOMPARE(r.avgJctS.value_or(0), (100.0 + 290.0) / 2);
+        QCOMPARE(r.costUsd.value_or(0), 1.2);
+
+        QVERIFY(s.deleteRun(other));
+        QVERIFY(!s.deleteRun(other));
+        QVERIFY(!s.findRun(other));
+        QCOMPARE(count(s, fmt::format("SELECT count(*) FROM jobs WHERE run_id = {}", other)), std::int64_t(0));
+        QCOMPARE(count(s, fmt::format("SELECT count(*) FROM intervals WHERE run_id = {}", other)), std::int64_t(0));
+        QCOMPARE(count(s, "SELECT count(*) FROM scenarios"), std::int64_t(1)); // the orphaned scenario went too
+        QVERIFY_THROWS_EXCEPTION(Error, s.loadRun(other));
+    }
+
+    void batchesAreCommittedAsTheyFill()
+    {
+        const auto p = path("batches.sqlite");
+        store::RunStore s(p);
+        auto writer = s.beginRun(info(), 4);
+        auto run = smallRun();
+        run.jobs.resize(2); // j2 has not arrived yet
+        writer.sync(run);   // 5 intervals + 4 samples + 3 decisions + 2 finished jobs = 14 rows: 3 batches of 4
+        store::RunStore reader(p);
+        const auto committed = count(reader, "SELECT (SELECT count(*) FROM intervals) + (SELECT count(*) FROM utilization)"
+                                             " + (SELECT count(*) FROM decisions) + (SELECT count(*) FROM jobs)");
+        QCOMPARE(committed, std::int64_t(12));
+        QCOMPARE(reader.findRun(writer.runId())->status, store::RunStatus::Running); // its writer is alive
+        writer.finish(smallRun(), store::RunStatus::Completed);
+        QCOMPARE(count(reader, "SELECT count(*) FROM jobs"), std::int64_t(3));
+        QCOMPARE(reader.findRun(writer.runId())->status, store::RunStatus::Completed);
+        compareRuns(smallRun(), reader.loadRun(writer.runId()).result);
+    }
+
+    void runsOfDeadWritersAreMarkedInterrupted()
+    {
+        const auto p = path("interrupted.sqlite");
+        std::int64_t id = 0;
+        {
+            store::RunStore s(p);
+            auto writer = s.beginRun(info());
+            id = writer.runId();
+            writer.sync(smallRun());
+            writer.flush();
+            // Pretend a process that no longer exists wrote it (pids never reach this value on Linux).
+            s.connection().exec(fmt::format("UPDATE runs SET writer_pid = 2147483000 WHERE id = {}", id));
+            // Leave it as a killed process would: no finish(), no destructor clean-up.
+            new store::RunWriter(std::move(writer)); // NOLINT: deliberately leaked
+        }
+        store::RunStore s(p);
+        QCOMPARE(s.recoveredRuns(), std::vector<std::int64_t>{id});
+        const auto r = *s.findRun(id);
+        QCOMPARE(r.status, store::RunStatus::Failed);
+        QCOMPARE(r.error, std::string("interrupted"));
+        QVERIFY(!r.finishedAt.empty());
+        // What was committed before the interruption is kept.
+        const auto back = s.loadRun(id).result;
+        QCOMPARE(back.intervals.size(), std::size_t(5));
+        QCOMPARE(back.jobs.size(), std::size_t(2)); // the finished ones
+        QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void abandonedWriterMarksItsRunFailed()
+    {
+        store::RunStore s(path("abandoned.sqlite"));
+        std::int64_t id = 0;
+        {
+            auto writer = s.beginRun(info());
+            id = writer.runId();
+            writer.sync(smallRun());
+        }
+        const auto r = *s.findRun(id);
+        QCOMPARE(r.status, store::RunStatus::Failed);
+        QVERIFY(r.error.find("before the run ended") != std::string::npos);
+
+        auto writer = s.beginRun(info());
+        writer.fail("policy threw: out of memory");
+        QCOMPARE(s.findRun(writer.runId())->error, std::string("policy threw: out of memory"));
+    }
+
+    void deletingALiveRunIsRefused()
+    {
+        store::RunStore s(path("live.sqlite"));
+        auto writer = s.beginRun(info());
+        QVERIFY_THROWS_EXCEPTION(Error, s.deleteRun(writer.runId()));
+        writer.finish(smallRun(), store::RunStatus::Completed);
+        QVERIFY(s.deleteRun(writer.runId()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStore)
+#include "test_store.moc"
