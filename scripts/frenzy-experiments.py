@@ -109,15 +109,22 @@ def memory(a):
                       "--optimizer", row["optimizer"], "--recompute", row["recompute"], "--zero", row["zero"]]
             if row["flash_attn"] == "1":
                 common.append("--flash-attn")
+            if row.get("sequence_parallel") == "1":
+                common.append("--sequence-parallel")
+            if row.get("autocast") == "1":
+                common.append("--autocast")
+            model = row["model"]
+            if model.endswith(".json"):  # a model outside the library, as the validation test reads it
+                model = os.path.join(ROOT, "data", "validation", "models", model)
             m = float(row["measured_gib"])
             # Same convention as tests/core/test_estimate_validation.cpp: what the allocator holds, plus the
             # CUDA context the source measured when the row is an nvidia-smi (device) figure.
             context = float(row["context_gib"] or 0) if row["kind"] == "device" else 0.0
-            par = (row["model"], int(row["batch"]), int(row["dp"]), int(row["tp"]))
+            par = (model, int(row["batch"]), int(row["dp"]), int(row["tp"]))
             fz = memory_json(a.cli, *par, "frenzy", common)["allocated_gib"] + context
             full = memory_json(a.cli, *par, "full", common)["allocated_gib"] + context
             acc = lambda p: 100 * (1 - abs(p - m) / m)
-            print(f"| {row['id']} | {row['model']} | {row['precision']} | {m:.2f} ({row['kind']}) | {fz:.2f} |"
+            print(f"| {row['id']} | {os.path.basename(row['model'])} | {row['precision']} | {m:.2f} ({row['kind']}) | {fz:.2f} |"
                   f" {acc(fz):.0f}% | {full:.2f} | {acc(full):.0f}% |")
 
 
