@@ -29,8 +29,8 @@ struct ImportArgs
     std::string file;
     std::string output;
     std::string cluster;
-    std::string nodes;      // openb node list / PAI machine table
-    std::string paiJobs;    // PAI job table
+    std::string nodes;   // openb node list / PAI machine table
+    std::string paiJobs; // PAI job table
     std::string throughputs;
     std::string referenceGpu;
     std::string name;
@@ -75,9 +75,9 @@ std::string defaultClusterSpec(const ImportArgs& a, const std::string& reference
     if (a.format == "gavel")
         return "v100:36,p100:36,k80:36"; // Gavel's reference experiment
     if (a.format == "philly")
-        return referenceGpu + ":2816/8";  // 352 Philly VC nodes x 8 GPUs (Helios' QSSF setting)
+        return referenceGpu + ":2816/8"; // 352 Philly VC nodes x 8 GPUs (Helios' QSSF setting)
     if (a.format == "helios")
-        return referenceGpu + ":1024/8";  // a Venus/Earth-sized cluster (1,022 / 997 GPUs)
+        return referenceGpu + ":1024/8"; // a Venus/Earth-sized cluster (1,022 / 997 GPUs)
     return {};
 }
 
@@ -95,15 +95,7 @@ void runImport(const ImportArgs& a)
     if (!a.referenceGpu.empty())
         s.options.referenceGpu = catalog.at(a.referenceGpu).name;
 
-    workload::TraceOptions o;
-    o.limit = limit;
-    if (a.format == "gavel" && !a.throughputs.empty())
-        o.gavel.referenceStepsPerS = workload::gavelReferenceRates(a.throughputs);
-    if (a.format == "pai")
-        o.pairedPath = a.paiJobs;
-    workload::TraceRead read = workload::readTrace(a.format, a.file, o);
-    io::assignUniqueIds(read.jobs);
-
+    // The cluster first: a bad --cluster should not wait for a large trace to be read.
     std::vector<hardware::NodeGroup> groups;
     std::string clusterSource;
     if (!a.cluster.empty()) {
@@ -126,6 +118,16 @@ void runImport(const ImportArgs& a)
         groups = hardware::parseClusterSpec(spec, defaultGpusPerNode(a), catalog);
         clusterSource = "default " + spec;
     }
+
+    workload::TraceOptions o;
+    o.limit = limit;
+    if (a.format == "gavel" && !a.throughputs.empty())
+        o.gavel.referenceStepsPerS = workload::gavelReferenceRates(a.throughputs);
+    if (a.format == "pai")
+        o.pairedPath = a.paiJobs;
+    workload::TraceRead read = workload::readTrace(a.format, a.file, o);
+    io::assignUniqueIds(read.jobs);
+
     s.cluster = hardware::Cluster(groups, hardware::Link{hardware::LinkKind::Ethernet, 25.0 / 8.0, 5.0}, catalog);
 
     s.name = a.name.empty() ? fmt::format("{} trace {}", a.format, util::baseName(a.file)) : a.name;
@@ -164,9 +166,7 @@ void registerImportCommand(CLI::App& app)
 {
     auto a = std::make_shared<ImportArgs>();
     auto* cmd = app.add_subcommand("import", "Turn a job trace into a scenario file (jobs inline, with a cluster)");
-    cmd->add_option("--format", a->format, "Trace format")
-        ->required()
-        ->check(CLI::IsMember(workload::traceFormats()));
+    cmd->add_option("--format", a->format, "Trace format")->required()->check(CLI::IsMember(workload::traceFormats()));
     cmd->add_option("file", a->file,
                     "Trace file: Gavel .trace, openb pod list, PAI task table, Helios cluster_log.csv, Philly "
                     "philly.csv or cluster_job_log JSON")

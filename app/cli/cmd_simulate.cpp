@@ -1,13 +1,20 @@
 #include "cli.h"
+#include "run_db.h"
 
 #include "io/error.h"
 #include "io/scenario.h"
 #include "metrics/metrics.h"
+#include "hardware/gpu_layout.h"
+#include "sched/registry.h"
 #include "sim/run_policies.h"
+#include "store/run_store.h"
 
 #include <fmt/format.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -35,6 +42,75 @@ struct SimulateArgs
     bool seedGiven = false;
     int threads = 1;
     bool json = false;
+    std::string db; ///< run store; empty: runs are not stored
+};
+
+/**
+ * Stores the runs of one `simulate` as they progress: one RunWriter per
+ * policy, fed with partial results at most every kSyncS seconds per run, so
+ * a crash or kill loses little and leaves the store consistent. Writers
+ * share one connection; a mutex serialises the worker threads.
+ */
+class RunRecorder
+{
+public:
+    static constexpr double kSyncS = 0.25;
+
+    RunRecorder(const std::string& path, const io::Scenario& scenario, const sim::PreparedWorkload& workload,
+                const std::vector<std::string>& policies, std::uint64_t seed, int threads)
+        : m_store(openRunStore(path, false)), m_lastSync(policies.size())
+    {
+        const auto scenarioJson = io::scenarioToJson(scenario);
+        store::RunInfo info;
+        info.scenarioName = scenario.name;
+        info.scenarioJson = scenarioJson.dump();
+        nlohmann::json options = scenarioJson.value("options", nlohmann::json::object());
+        options["threads"] = threads;
+        info.optionsJson = options.dump();
+        info.seed = seed;
+        for (int t = 0; t < workload.typeCount(); ++t) {
+            info.gpuTypes.push_back(workload.type(t).name);
+            info.gpusByType.push_back(workload.gpusOfType(t));
+            info.priceUsdPerHourByType.push_back(workload.type(t).priceUsdPerHour);
+        }
+        info.layout = hardware::gpuLayoutOf(workload.cluster());
+        for (const auto& p : policies) {
+            info.policy = p;
+            m_writers.push_back(m_store.beginRun(info));
+        }
+    }
+
+    void partial(std::size_t run, const sim::RunResult& r)
+    {
+        const auto now = std::chrono::steady_clock::now();
+        std::lock_guard lock(m_mutex);
+        if (m_lastSync[run] && now - *m_lastSync[run] < std::chrono::duration<double>(kSyncS))
+            return;
+        m_writers[run].sync(r);
+        m_lastSync[run] = now;
+    }
+
+    void finish(const std::vector<sim::RunResult>& results)
+    {
+        for (std::size_t i = 0; i < results.size(); ++i)
+            m_writers[i].finish(results[i], results[i].cancelled ? store::RunStatus::Cancelled : store::RunStatus::Completed);
+    }
+
+    void fail(const std::string& error)
+    {
+        for (auto& w : m_writers)
+            if (!w.finished())
+                w.fail(error);
+    }
+
+    std::int64_t runId(std::size_t run) const { return m_writers[run].runId(); }
+    const std::string& path() const { return m_store.path(); }
+
+private:
+    store::RunStore m_store;
+    std::vector<store::RunWriter> m_writers;
+    std::vector<std::optional<std::chrono::steady_clock::time_point>> m_lastSync;
+    std::mutex m_mutex;
 };
 
 nlohmann::json runJson(const sim::RunResult& run, const metrics::Summary& s)
@@ -78,6 +154,14 @@ void runSimulate(const SimulateArgs& args)
         }
     }();
 
+    // Opened before anything runs: a foreign or damaged file is refused (exit 2) without simulating.
+    std::optional<RunRecorder> recorder;
+    if (!args.db.empty()) {
+        for (const auto& p : policies)
+            sched::makePolicy(p); // an unknown name is bad input, not a failed run to store
+        recorder.emplace(args.db, scenario, workload, policies, seed, args.threads);
+    }
+
     std::stop_source stop;
     g_interrupted = false;
     auto previous = std::signal(SIGINT, onInterrupt);
@@ -99,23 +183,33 @@ void runSimulate(const SimulateArgs& args)
         std::fflush(stderr);
     };
     std::vector<sim::RunResult> runs;
+    sim::IndexedPartialResultFn onPartial;
+    if (recorder)
+        onPartial = [&recorder](std::size_t i, const sim::RunResult& r) { recorder->partial(i, r); };
     try {
-        runs = sim::runPolicies(workload, policies, seed, args.threads, progress);
-    } catch (...) {
+        runs = sim::runPolicies(workload, policies, seed, args.threads, progress, onPartial);
+    } catch (const std::exception& e) {
         std::signal(SIGINT, previous);
         if (bar)
             std::fprintf(stderr, "\n");
+        if (recorder)
+            recorder->fail(e.what());
         throw;
     }
     std::signal(SIGINT, previous);
+    if (recorder)
+        recorder->finish(runs);
     if (bar)
         std::fprintf(stderr, "\r%*s\r", 40, "");
 
     bool cancelled = false;
     if (args.json) {
         nlohmann::json out = nlohmann::json::array();
-        for (const auto& r : runs) {
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            const auto& r = runs[i];
             out.push_back(runJson(r, metrics::summarize(r)));
+            if (recorder)
+                out.back()["run_id"] = recorder->runId(i);
             cancelled = cancelled || r.cancelled;
         }
         printJson({{"runs", out}});
@@ -135,6 +229,13 @@ void runSimulate(const SimulateArgs& args)
                        fmt::format("{:.2f}", s.costUsd), std::to_string(s.decisions), fmt::format("{:.3f}", s.wallS)});
         }
         std::cout << table.render();
+        if (recorder) {
+            std::vector<std::string> ids;
+            for (std::size_t i = 0; i < runs.size(); ++i)
+                ids.push_back(std::to_string(recorder->runId(i)));
+            std::cout << fmt::format("\nstored as run{} {} in {}\n", ids.size() > 1 ? "s" : "", fmt::join(ids, ", "),
+                                     recorder->path());
+        }
     }
     if (cancelled)
         throw ExitRequest{Failure};
@@ -150,6 +251,7 @@ void registerSimulate(CLI::App& app)
         ->each([args](const std::string&) { args->seedGiven = true; });
     cmd->add_option("--threads", args->threads, "Policies to simulate in parallel")->check(CLI::PositiveNumber);
     cmd->add_flag("--json", args->json, "Machine-readable output: {\"runs\": [...]}");
+    addDbOption(cmd, args->db)->description("Store every run, as it progresses, in this run store (SQLite)");
     cmd->callback([args] { runSimulate(*args); });
 }
 

@@ -64,4 +64,21 @@ void writeUtilizationCsv(std::ostream& out, const sim::RunResult& run)
     }
 }
 
+void writeComparisonCsv(std::ostream& out, const store::RunComparison& c)
+{
+    CsvWriter csv(out);
+    csv.field("run_id").field("scenario").field("policy").field("status").field("seed");
+    for (const auto& m : c.metrics)
+        csv.field(m);
+    csv.endRow();
+    for (std::size_t r = 0; r < c.runs.size(); ++r) {
+        const auto& run = c.runs[r];
+        csv.field(static_cast<long long>(run.id)).field(run.scenarioName).field(run.policy);
+        csv.field(store::toString(run.status)).field(std::to_string(run.seed));
+        for (const auto& v : c.values[r])
+            v ? csv.field(*v) : csv.empty();
+        csv.endRow();
+    }
+}
+
 } // namespace orrery::io

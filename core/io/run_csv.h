@@ -2,6 +2,7 @@
 
 #include "hardware/gpu_layout.h"
 #include "sim/run_result.h"
+#include "store/run_comparison.h"
 
 #include <ostream>
 #include <string>
@@ -17,5 +18,7 @@ namespace orrery::io {
 void writeJobsCsv(std::ostream& out, const sim::RunResult& run);
 void writeIntervalsCsv(std::ostream& out, const sim::RunResult& run, const hardware::GpuLayout& layout);
 void writeUtilizationCsv(std::ostream& out, const sim::RunResult& run);
+/** One row per run: run_id, scenario, policy, status, seed, then the comparison's metric columns. */
+void writeComparisonCsv(std::ostream& out, const store::RunComparison& comparison);
 
 } // namespace orrery::io

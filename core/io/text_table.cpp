@@ -147,9 +147,9 @@ const std::string& TextTable::field(const TextRecord& record, int column) const
 {
     const auto c = static_cast<std::size_t>(column);
     if (c >= record.fields.size())
-        throw Error(m_file, std::to_string(record.line) + ": " + m_header.at(c),
-                    fmt::format("missing value (the row has {} fields, the header {})", record.fields.size(),
-                                m_header.size()));
+        throw Error(
+            m_file, std::to_string(record.line) + ": " + m_header.at(c),
+            fmt::format("missing value (the row has {} fields, the header {})", record.fields.size(), m_header.size()));
     return record.fields[c];
 }
 
@@ -171,8 +171,7 @@ void FieldParser::fail(std::string_view field, const std::string& problem) const
 namespace {
 
 // Whole-field numbers only: "12abc", "" and "1e400" are errors, a leading '+' is accepted.
-template <class T>
-bool parseValue(std::string_view text, T& value)
+template <class T> bool parseValue(std::string_view text, T& value)
 {
     const std::string_view t = trimView(text);
     if (t.empty())
@@ -275,8 +274,8 @@ std::optional<double> parseDateTime(std::string_view text)
 {
     const std::string_view t = trimView(text);
     int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
-    const bool shape = t.size() == 19 && t[4] == '-' && t[7] == '-' && (t[10] == ' ' || t[10] == 'T') &&
-                       t[13] == ':' && t[16] == ':';
+    const bool shape =
+        t.size() == 19 && t[4] == '-' && t[7] == '-' && (t[10] == ' ' || t[10] == 'T') && t[13] == ':' && t[16] == ':';
     if (!shape || !digits(t, 0, 4, y) || !digits(t, 5, 2, mo) || !digits(t, 8, 2, d) || !digits(t, 11, 2, h) ||
         !digits(t, 14, 2, mi) || !digits(t, 17, 2, s) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
         s > 60)

@@ -1,9 +1,9 @@
 #pragma once
 
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace orrery::io {
@@ -28,13 +28,16 @@ public:
     struct Options
     {
         char separator = ',';
-        bool hasHeader = true; ///< false: the first line is data (give the names with setHeader)
-        bool trimFields = true;///< strip spaces around each field (TSV commands keep inner spaces)
+        bool hasHeader = true;  ///< false: the first line is data (give the names with setHeader)
+        bool trimFields = true; ///< strip spaces around each field (TSV commands keep inner spaces)
     };
 
     /** Splits `text`; `fileLabel` names the file in every error. */
     static TextTable parse(std::string_view text, std::string fileLabel, Options options);
-    static TextTable parse(std::string_view text, std::string fileLabel) { return parse(text, std::move(fileLabel), Options{}); }
+    static TextTable parse(std::string_view text, std::string fileLabel)
+    {
+        return parse(text, std::move(fileLabel), Options{});
+    }
     /** Reads `path`; errors name its base name. */
     static TextTable read(const std::string& path, Options options);
     static TextTable read(const std::string& path) { return read(path, Options{}); }
@@ -67,8 +70,7 @@ private:
 };
 
 /** Calls `fn(lineNumber, lineText)` for every line; LF, CRLF and CR all end a line. */
-template <class F>
-void forEachLine(std::string_view text, F&& fn)
+template <class F> void forEachLine(std::string_view text, F&& fn)
 {
     int number = 0;
     std::size_t start = 0;
@@ -114,7 +116,8 @@ private:
     int m_line;
 };
 
-/** `YYYY-MM-DD HH:MM:SS` (or with a `T`), naive, to seconds since 1970-01-01 on the same clock; nullopt when malformed. */
+/** `YYYY-MM-DD HH:MM:SS` (or with a `T`), naive, to seconds since 1970-01-01 on the same clock; nullopt when malformed.
+ */
 std::optional<double> parseDateTime(std::string_view text);
 
 /** `"abc"` with quotes, or `an empty field`: how a bad value is shown in an error. */

@@ -19,7 +19,8 @@ PreparedWorkload prepareScenario(const io::Scenario& scenario)
 }
 
 std::vector<RunResult> runPolicies(const PreparedWorkload& workload, const std::vector<std::string>& policies,
-                                   std::uint64_t seed, int threads, const util::Progress& progress)
+                                   std::uint64_t seed, int threads, const util::Progress& progress,
+                                   const IndexedPartialResultFn& onPartial)
 {
     std::vector<std::unique_ptr<sched::Policy>> instances;
     for (const auto& name : policies)
@@ -45,7 +46,10 @@ std::vector<RunResult> runPolicies(const PreparedWorkload& workload, const std::
                 progress(sum / static_cast<double>(n));
             };
             try {
-                results[i] = simulate(workload, *instances[i], seed, runProgress);
+                PartialResultFn partial;
+                if (onPartial)
+                    partial = [&onPartial, i](const RunResult& r) { onPartial(i, r); };
+                results[i] = simulate(workload, *instances[i], seed, runProgress, partial);
             } catch (...) {
                 errors[i] = std::current_exception();
             }

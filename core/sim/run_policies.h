@@ -6,6 +6,7 @@
 #include "util/progress.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,13 @@ PreparedWorkload prepareScenario(const io::Scenario& scenario);
  * request cancels every run. Unknown policy names throw orrery::Error before
  * anything runs; the first error of a run is rethrown after all have ended.
  */
+/**
+ * `onPartial(i, partial)` is simulate()'s partial-result callback for run i; it is called from the worker threads
+ * (concurrently when threads > 1).
+ */
+using IndexedPartialResultFn = std::function<void(std::size_t run, const RunResult& partial)>;
 std::vector<RunResult> runPolicies(const PreparedWorkload& workload, const std::vector<std::string>& policies,
-                                   std::uint64_t seed, int threads = 1, const util::Progress& progress = {});
+                                   std::uint64_t seed, int threads = 1, const util::Progress& progress = {},
+                                   const IndexedPartialResultFn& onPartial = {});
 
 } // namespace orrery::sim

@@ -51,12 +51,14 @@ constexpr int kMaxIdleDecisions = 10000;
 class Engine
 {
 public:
-    Engine(const PreparedWorkload& w, sched::Policy& policy, std::uint64_t seed, const util::Progress& progress)
+    Engine(const PreparedWorkload& w, sched::Policy& policy, std::uint64_t seed, const util::Progress& progress,
+           const PartialResultFn& onPartial)
         : w(w),
           policy(policy),
           seed(seed),
           policyName(policy.name()),
           progress(progress),
+          onPartial(onPartial),
           opt(w.options()),
           state(w),
           view(*this),
@@ -144,6 +146,7 @@ public:
     std::uint64_t seed;
     std::string policyName;
     const util::Progress& progress;
+    const PartialResultFn& onPartial;
     io::ScenarioOptions opt;
     double now = 0;
     ClusterState state;
@@ -396,6 +399,7 @@ void Engine::commit()
         auto& rec = result.jobs[i];
         if (first) {
             startS[i] = now;
+            rec.startS = now; // live, for partial results
             rec.gpus = static_cast<int>(cur.size());
             rec.gpuType = type >= 0 ? w.type(type).name : "mixed";
             rec.nodes = nodes;
@@ -424,6 +428,7 @@ void Engine::finish(int j)
     listRemove(running, runPos, j);
     status[i] = JobStatus::Done;
     endS[i] = now;
+    result.jobs[i].endS = now; // live, for partial results
     rate[i] = 0;
     ++version[i];
     ++done;
@@ -498,6 +503,8 @@ RunResult Engine::run()
                 break;
             }
             progress(static_cast<double>(done) / n);
+            if (onPartial)
+                onPartial(result);
         }
         double tNext = std::numeric_limits<double>::infinity();
         if (nextArrival < order.size())
@@ -641,9 +648,9 @@ void Decision::release(int j) { m_e->release(j); }
 void Decision::wakeAt(double t) { m_e->wakeAt(t); }
 
 RunResult simulate(const PreparedWorkload& workload, sched::Policy& policy, std::uint64_t seed,
-                   const util::Progress& progress)
+                   const util::Progress& progress, const PartialResultFn& onPartial)
 {
-    detail::Engine engine(workload, policy, seed, progress);
+    detail::Engine engine(workload, policy, seed, progress, onPartial);
     return engine.run();
 }
 

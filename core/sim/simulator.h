@@ -5,6 +5,7 @@
 #include "util/progress.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace orrery::sched {
 class Policy;
@@ -21,7 +22,15 @@ namespace orrery::sim {
  * waiting with nothing left to happen. A stop request ends the run early with
  * RunResult::cancelled set.
  */
+/**
+ * Called now and then during a run, on the simulating thread, with the result
+ * so far (what a run store writes incrementally): intervals, utilisation
+ * samples and decisions only grow, and a job's record is final once its endS
+ * is set. The final result may order its intervals differently.
+ */
+using PartialResultFn = std::function<void(const RunResult& partial)>;
+
 RunResult simulate(const PreparedWorkload& workload, sched::Policy& policy, std::uint64_t seed,
-                   const util::Progress& progress = {});
+                   const util::Progress& progress = {}, const PartialResultFn& onPartial = {});
 
 } // namespace orrery::sim

@@ -24,8 +24,10 @@ struct RunInfo
     std::string policy;
     std::string optionsJson = "{}"; ///< simulation options as JSON (round length, penalties, threads...)
     std::uint64_t seed = 0;
-    std::vector<std::string> gpuTypes; ///< names, in the order of UtilizationSample::busyByType
-    hardware::GpuLayout layout;        ///< node and type of every GPU
+    std::vector<std::string> gpuTypes;         ///< names, in the order of UtilizationSample::busyByType
+    std::vector<int> gpusByType;               ///< cluster size per type, in the order of gpuTypes
+    std::vector<double> priceUsdPerHourByType; ///< per GPU, in the order of gpuTypes
+    hardware::GpuLayout layout;                ///< node and type of every GPU
 };
 
 /** A row of `runs`, with its scenario's name: what a run list shows. */
@@ -52,6 +54,7 @@ struct RunRecord
     std::optional<double> makespanS;
     std::optional<double> costUsd;
     std::optional<double> simWallS;
+    std::optional<std::int64_t> events;
 };
 
 /** Filters for listing runs; empty fields match everything. */

@@ -1,6 +1,7 @@
 #include "store/run_store.h"
 
 #include "io/error.h"
+#include "store/gpu_types_table.h"
 #include "store/process_identity.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
@@ -12,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <filesystem>
@@ -74,11 +76,6 @@ Probe probe(const std::string& path)
     return Probe::Orrery;
 }
 
-std::string typesJson(const std::vector<std::string>& types)
-{
-    return nlohmann::json(types).dump();
-}
-
 std::vector<std::string> typesFromJson(const std::string& text)
 {
     const auto j = nlohmann::json::parse(text, nullptr, false);
@@ -103,8 +100,10 @@ std::vector<int> intsFromJson(const std::string& text)
 
 constexpr const char* kRunColumns =
     "r.id, r.scenario_id, s.name, s.content_hash, r.policy, r.options_json, r.seed, r.orrery_version, r.started_at, "
-    "r.finished_at, r.status, r.error, r.total_gpus, r.gpu_types_json, r.job_count, r.finished_job_count, "
-    "r.avg_jct_s, r.makespan_s, r.cost_usd, r.sim_wall_s";
+    "r.finished_at, r.status, r.error, r.total_gpus, "
+    "(SELECT json_group_array(gpu_type) FROM (SELECT gpu_type FROM run_gpu_types t WHERE t.run_id = r.id "
+    "ORDER BY type_index)), r.job_count, r.finished_job_count, r.avg_jct_s, r.makespan_s, r.cost_usd, r.sim_wall_s, "
+    "r.events";
 
 std::optional<double> optionalDouble(const Statement& s, int column)
 {
@@ -143,6 +142,8 @@ RunRecord readRecord(const Statement& s)
     r.makespanS = optionalDouble(s, 17);
     r.costUsd = optionalDouble(s, 18);
     r.simWallS = optionalDouble(s, 19);
+    if (!s.isNull(20))
+        r.events = s.columnInt(20);
     return r;
 }
 
@@ -162,6 +163,8 @@ RunStore::RunStore(const std::string& path) : m_path(path)
     m_db->exec("PRAGMA journal_mode = WAL");
     // In WAL mode NORMAL never corrupts the file; a power cut may only lose the last commits.
     m_db->exec("PRAGMA synchronous = NORMAL");
+    // A run is written in large transactions; a bigger page cache keeps them from spilling mid-way.
+    m_db->exec("PRAGMA cache_size = -32768");
     if (kind == Probe::Orrery)
         migrate(*m_db);
     recoverInterrupted();
@@ -232,8 +235,8 @@ RunWriter RunStore::beginRun(const RunInfo& info, int batchRows)
     const ProcessIdentity me = ProcessIdentity::current();
     Transaction tx(*m_db);
     Statement run(*m_db, "INSERT INTO runs (scenario_id, policy, options_json, seed, orrery_version, started_at, "
-                         "status, writer_pid, writer_start_ticks, writer_host, total_gpus, gpu_types_json) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?11)");
+                         "status, writer_pid, writer_start_ticks, writer_host, total_gpus) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10)");
     run.bind(1, scenarioId)
         .bind(2, info.policy)
         .bind(3, info.optionsJson)
@@ -243,10 +246,10 @@ RunWriter RunStore::beginRun(const RunInfo& info, int batchRows)
         .bind(7, me.pid)
         .bind(8, me.startTicks)
         .bind(9, me.host)
-        .bind(10, info.layout.gpuCount())
-        .bind(11, typesJson(info.gpuTypes));
+        .bind(10, info.layout.gpuCount());
     run.run();
     const std::int64_t runId = m_db->lastInsertRowId();
+    writeGpuTypes(*m_db, runId, info.gpuTypes, info.gpusByType, info.priceUsdPerHourByType);
     Statement gpu(*m_db, "INSERT INTO gpus (run_id, gpu, node_index, node, gpu_type) VALUES (?1, ?2, ?3, ?4, ?5)");
     gpu.bind(1, runId);
     for (int g = 0; g < info.layout.gpuCount(); ++g) {
@@ -320,11 +323,21 @@ StoredRun RunStore::loadRun(std::int64_t id)
     auto& r = out.result;
     r.policy = out.record.policy;
     r.seed = out.record.seed;
-    r.gpuTypes = out.record.gpuTypes;
     r.totalGpus = out.record.totalGpus;
     r.makespanS = out.record.makespanS.value_or(0);
     r.wallS = out.record.simWallS.value_or(0);
     r.cancelled = out.record.status == RunStatus::Cancelled;
+    r.events = static_cast<std::uint64_t>(out.record.events.value_or(0));
+
+    {
+        Statement s(*m_db, "SELECT gpu_type, gpus, usd_per_gpu_hour FROM run_gpu_types WHERE run_id = ?1 ORDER BY type_index");
+        s.bind(1, id);
+        while (s.step()) {
+            r.gpuTypes.push_back(s.columnText(0));
+            r.gpusByType.push_back(static_cast<int>(s.columnInt(1)));
+            r.priceUsdPerHourByType.push_back(s.columnDouble(2));
+        }
+    }
 
     {
         Statement s(*m_db, "SELECT gpu, node_index, node, gpu_type FROM gpus WHERE run_id = ?1 ORDER BY gpu");
@@ -336,12 +349,15 @@ StoredRun RunStore::loadRun(std::int64_t id)
             out.layout.nodeNames[node] = s.columnText(2);
             out.layout.gpuNode.push_back(static_cast<int>(node));
             out.layout.gpuTypes.push_back(s.columnText(3));
+            const auto type = std::find(r.gpuTypes.begin(), r.gpuTypes.end(), out.layout.gpuTypes.back());
+            r.gpuType.push_back(type == r.gpuTypes.end() ? -1 : static_cast<int>(type - r.gpuTypes.begin()));
         }
     }
     {
         // Interrupted runs may lack the records of jobs that had not finished: those stay default (empty id).
         Statement s(*m_db, "SELECT job_index, job_id, model, user, arrival_s, start_s, end_s, gpus, gpu_type, restarts, "
-                           "gpu_seconds, cost_usd, ideal_s FROM jobs WHERE run_id = ?1 ORDER BY job_index");
+                           "gpu_seconds, cost_usd, ideal_s, nodes, demand, excluded_from_average FROM jobs WHERE run_id = ?1 "
+                           "ORDER BY job_index");
         s.bind(1, id);
         if (out.record.jobCount)
             r.jobs.reserve(static_cast<std::size_t>(*out.record.jobCount));
@@ -362,6 +378,9 @@ StoredRun RunStore::loadRun(std::int64_t id)
             j.gpuSeconds = s.columnDouble(10);
             j.costUsd = s.columnDouble(11);
             j.idealS = s.columnDouble(12);
+            j.nodes = static_cast<int>(s.columnInt(13));
+            j.demand = static_cast<int>(s.columnInt(14));
+            j.excludedFromAverage = s.columnInt(15) != 0;
         }
     }
     {

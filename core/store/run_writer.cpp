@@ -1,11 +1,13 @@
 #include "store/run_writer.h"
 
-#include "store/run_summary.h"
+#include "metrics/metrics.h"
+#include "store/gpu_types_table.h"
 #include "store/sqlite.h"
 #include "store/timestamp.h"
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -16,8 +18,8 @@ struct RunWriter::Impl
     Impl(Connection& c, std::int64_t id, int batch)
         : db(c), runId(id), batchRows(batch),
           job(c, "INSERT OR REPLACE INTO jobs (run_id, job_index, job_id, model, user, arrival_s, start_s, end_s, "
-                 "gpus, gpu_type, restarts, gpu_seconds, cost_usd, ideal_s) "
-                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"),
+                 "gpus, gpu_type, restarts, gpu_seconds, cost_usd, ideal_s, nodes, demand, excluded_from_average) "
+                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"),
           interval(c, "INSERT INTO intervals (run_id, interval_index, job_index, gpu, start_s, end_s) "
                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"),
           utilization(c, "INSERT INTO utilization (run_id, sample_index, time_s, busy_gpus, busy_by_type) "
@@ -56,24 +58,62 @@ struct RunWriter::Impl
     {
         begin();
         job.bind(2, static_cast<std::int64_t>(index))
-            .bind(3, j.id)
-            .bind(4, j.model)
-            .bind(5, j.user)
+            .bindStatic(3, j.id) // the record outlives the step below
+            .bindStatic(4, j.model)
+            .bindStatic(5, j.user)
             .bind(6, j.arrivalS)
             .bind(7, j.startS >= 0 ? std::optional<double>(j.startS) : std::nullopt)
             .bind(8, j.finished() ? std::optional<double>(j.endS) : std::nullopt)
             .bind(9, j.gpus)
-            .bind(10, j.gpuType)
+            .bindStatic(10, j.gpuType)
             .bind(11, j.restarts)
             .bind(12, j.gpuSeconds)
             .bind(13, j.costUsd)
-            .bind(14, j.idealS);
+            .bind(14, j.idealS)
+            .bind(15, j.nodes)
+            .bind(16, j.demand)
+            .bind(17, j.excludedFromAverage ? 1 : 0);
         job.run();
         row();
     }
 
+    static std::uint64_t mix(std::uint64_t h, const sim::AllocationInterval& iv)
+    {
+        const auto bits = [](double d) {
+            std::uint64_t u = 0;
+            std::memcpy(&u, &d, sizeof u);
+            return u;
+        };
+        for (const std::uint64_t v : {static_cast<std::uint64_t>(iv.job), static_cast<std::uint64_t>(iv.gpu),
+                                      bits(iv.startS), bits(iv.endS)})
+            h = (h ^ v) * 0x100000001b3ULL;
+        return h;
+    }
+
+    /**
+     * The simulator may reorder its intervals when a run ends (e.g. sorted by GPU). What was
+     * written must then be replaced, or rows would be missing and duplicated; a fingerprint of
+     * the written prefix detects it without keeping a copy.
+     */
+    void checkIntervalPrefix(const sim::RunResult& r)
+    {
+        std::uint64_t h = 0xcbf29ce484222325ULL;
+        for (std::size_t i = 0; i < intervalsWritten && i < r.intervals.size(); ++i)
+            h = mix(h, r.intervals[i]);
+        if (r.intervals.size() >= intervalsWritten && h == intervalsHash)
+            return;
+        begin();
+        Statement del(db, "DELETE FROM intervals WHERE run_id = ?1");
+        del.bind(1, runId);
+        del.run();
+        intervalsWritten = 0;
+        intervalsHash = 0xcbf29ce484222325ULL;
+    }
+
     void write(const sim::RunResult& r, bool allJobs)
     {
+        if (allJobs)
+            checkIntervalPrefix(r);
         for (; intervalsWritten < r.intervals.size(); ++intervalsWritten) {
             const auto& iv = r.intervals[intervalsWritten];
             begin();
@@ -83,6 +123,7 @@ struct RunWriter::Impl
                 .bind(5, iv.startS)
                 .bind(6, iv.endS);
             interval.run();
+            intervalsHash = mix(intervalsHash, iv);
             row();
         }
         std::string byType;
@@ -96,7 +137,7 @@ struct RunWriter::Impl
             utilization.bind(2, static_cast<std::int64_t>(samplesWritten))
                 .bind(3, u.timeS)
                 .bind(4, u.busyGpus)
-                .bind(5, byType);
+                .bindStatic(5, byType);
             utilization.run();
             row();
         }
@@ -126,19 +167,26 @@ struct RunWriter::Impl
     {
         begin();
         Statement update(db, "UPDATE runs SET status = ?2, error = ?3, finished_at = ?4, job_count = ?5, "
-                             "finished_job_count = ?6, avg_jct_s = ?7, makespan_s = ?8, cost_usd = ?9, sim_wall_s = ?10 "
-                             "WHERE id = ?1");
+                             "finished_job_count = ?6, avg_jct_s = ?7, makespan_s = ?8, cost_usd = ?9, sim_wall_s = ?10, "
+                             "events = ?11, total_gpus = coalesce(?12, total_gpus) WHERE id = ?1");
         update.bind(1, runId).bind(2, toString(status)).bind(4, utcNowIso());
         if (error.empty())
             update.bindNull(3);
         else
             update.bind(3, error);
         if (result) {
-            const RunSummary s = summarize(*result);
-            update.bind(5, s.jobCount).bind(6, s.finishedJobCount).bind(7, s.avgJctS).bind(8, s.makespanS)
-                .bind(9, s.costUsd).bind(10, s.wallS);
+            const metrics::Summary s = metrics::summarize(*result);
+            update.bind(5, s.jobs)
+                .bind(6, s.jobsCompleted)
+                .bind(7, s.jobsCompleted > 0 ? std::optional<double>(s.avgJctS) : std::nullopt)
+                .bind(8, s.makespanS)
+                .bind(9, s.costUsd)
+                .bind(10, s.wallS).bind(11, static_cast<std::int64_t>(result->events))
+                .bind(12, result->totalGpus);
+            // The result is the authority on the cluster it ran on.
+            writeGpuTypes(db, runId, result->gpuTypes, result->gpusByType, result->priceUsdPerHourByType);
         } else {
-            for (int i = 5; i <= 10; ++i)
+            for (int i = 5; i <= 12; ++i)
                 update.bindNull(i);
         }
         update.run();
@@ -153,6 +201,7 @@ struct RunWriter::Impl
     std::optional<Transaction> tx;
     int pending = 0;
     std::size_t intervalsWritten = 0, samplesWritten = 0, decisionsWritten = 0;
+    std::uint64_t intervalsHash = 0xcbf29ce484222325ULL;
     std::vector<char> jobWritten;
     bool done = false;
 };
@@ -185,10 +234,6 @@ std::int64_t RunWriter::runId() const
 void RunWriter::sync(const sim::RunResult& partial)
 {
     m->write(partial, false);
-}
-
-void RunWriter::flush()
-{
     m->commit();
 }
 

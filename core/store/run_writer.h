@@ -12,14 +12,18 @@ namespace orrery::store {
 class Connection;
 
 /**
- * Writes one run as it is simulated. Rows go into an open transaction that is
- * committed every `batchRows` rows (and on flush()/finish()), so a crash loses
- * at most the last uncommitted batch and the file stays consistent.
+ * Writes one run as it is simulated. Rows go into a transaction that is
+ * committed every `batchRows` rows and at the end of every sync() and
+ * finish(), so a crash loses at most the last uncommitted batch and the file
+ * stays consistent. No transaction stays open between calls, so several
+ * writers may share one connection (serialised by the caller).
  *
  * sync() takes the growing RunResult and writes only what is new: intervals,
  * utilisation samples and decisions past those already written (they are
- * append-only), and job records once they are final (finished). finish()
- * writes the remaining jobs and the run's summary and status.
+ * append-only while the run goes on), and job records once they are final
+ * (finished). finish() writes the remaining jobs and the run's summary and
+ * status; if the final result orders its intervals differently from what was
+ * synced, the run's intervals are rewritten in the final order.
  *
  * A writer destroyed before finish()/fail() marks its run failed
  * ("writer closed before the run ended"), so no run stays `running` once its
@@ -39,10 +43,8 @@ public:
 
     std::int64_t runId() const;
 
-    /** Writes what `partial` holds beyond the previous sync; commits whenever a batch is full. */
+    /** Writes what `partial` holds beyond the previous sync, committing every batch and at the end. */
     void sync(const sim::RunResult& partial);
-    /** Commits the rows written so far. */
-    void flush();
     /** Writes the rest of `result`, its summary and `status` (Completed or Cancelled), and commits. */
     void finish(const sim::RunResult& result, RunStatus status);
     /** Commits what was written and marks the run failed with `error`. */

@@ -40,16 +40,25 @@ CREATE TABLE runs (
     writer_start_ticks  INTEGER,
     writer_host         TEXT,
     total_gpus          INTEGER NOT NULL,
-    gpu_types_json      TEXT NOT NULL DEFAULT '[]',
     job_count           INTEGER,
     finished_job_count  INTEGER,
     avg_jct_s           REAL,
     makespan_s          REAL,
     cost_usd            REAL,
-    sim_wall_s          REAL
+    sim_wall_s          REAL,
+    events              INTEGER
 );
 CREATE INDEX runs_by_scenario ON runs (scenario_id);
 CREATE INDEX runs_by_status ON runs (status);
+
+CREATE TABLE run_gpu_types (
+    run_id            INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    type_index        INTEGER NOT NULL,
+    gpu_type          TEXT NOT NULL,
+    gpus              INTEGER NOT NULL,
+    usd_per_gpu_hour  REAL NOT NULL,
+    PRIMARY KEY (run_id, type_index)
+) WITHOUT ROWID;
 
 CREATE TABLE gpus (
     run_id      INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
@@ -75,6 +84,9 @@ CREATE TABLE jobs (
     gpu_seconds  REAL NOT NULL,
     cost_usd     REAL NOT NULL,
     ideal_s      REAL NOT NULL,
+    nodes        INTEGER NOT NULL DEFAULT 0,
+    demand       INTEGER NOT NULL DEFAULT 0,
+    excluded_from_average INTEGER NOT NULL DEFAULT 0,
     queue_s      REAL GENERATED ALWAYS AS (start_s - arrival_s) VIRTUAL,
     jct_s        REAL GENERATED ALWAYS AS (end_s - arrival_s) VIRTUAL,
     PRIMARY KEY (run_id, job_index)

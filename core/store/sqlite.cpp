@@ -116,6 +116,12 @@ Statement& Statement::bind(int index, std::string_view value)
     return *this;
 }
 
+Statement& Statement::bindStatic(int index, std::string_view value)
+{
+    m_db.check(sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_STATIC, SQLITE_UTF8), "bind");
+    return *this;
+}
+
 Statement& Statement::bindNull(int index)
 {
     m_db.check(sqlite3_bind_null(m_stmt, index), "bind");

@@ -71,6 +71,8 @@ public:
     Statement& bind(int index, std::string_view value);
     Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
     Statement& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
+    /** Binds text without copying it: `value` must stay alive and unchanged until the statement is reset. */
+    Statement& bindStatic(int index, std::string_view value);
     Statement& bindNull(int index);
     /** Binds NULL when the value is absent. */
     Statement& bind(int index, std::optional<double> value);

@@ -16,8 +16,7 @@ namespace {
 
 struct Columns
 {
-    int jobType, command, workingDirectory, numStepsArg, needsDataDir, totalSteps, scaleFactor, priority, slo,
-        arrival;
+    int jobType, command, workingDirectory, numStepsArg, needsDataDir, totalSteps, scaleFactor, priority, slo, arrival;
     std::size_t count;
 };
 
@@ -50,8 +49,8 @@ GavelTraceLayout layoutOf(std::size_t fields, const std::string& file, int line)
     if (fields == kMsr.count)
         return GavelTraceLayout::Msr;
     io::FieldParser(file, line)
-        .fail("columns", fmt::format("expected 10 tab-separated fields (Gavel trace) or 7 (older msr trace), got {}",
-                                     fields));
+        .fail("columns",
+              fmt::format("expected 10 tab-separated fields (Gavel trace) or 7 (older msr trace), got {}", fields));
 }
 
 } // namespace

@@ -43,8 +43,8 @@ std::vector<Job> generateJobs(const GeneratorSpec& spec, std::uint64_t seed, con
         const double choiceU = rng.uniform();
         if (i > 0 && meanGapS > 0)
             t += util::PortableRandom::exponential(meanGapS, gapU);
-        const auto e = static_cast<std::size_t>(
-            std::upper_bound(cumulative.begin(), cumulative.end(), entryU * total) - cumulative.begin());
+        const auto e = static_cast<std::size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), entryU * total) -
+                                                cumulative.begin());
         const std::size_t entry = std::min(e, spec.mix.size() - 1);
         const MixEntry& m = spec.mix[entry];
         const double duration = std::clamp(durations.quantile(durationU), spec.minDurationS, spec.maxDurationS);
@@ -58,7 +58,8 @@ std::vector<Job> generateJobs(const GeneratorSpec& spec, std::uint64_t seed, con
             const std::size_t k = std::min(static_cast<std::size_t>(choiceU * static_cast<double>(m.batches.size())),
                                            m.batches.size() - 1);
             job.config.globalBatch = m.batches[k];
-            job.iterations = std::max(1.0, std::ceil(duration * referenceIterationsPerS(*model, job.config.globalBatch)));
+            job.iterations =
+                std::max(1.0, std::ceil(duration * referenceIterationsPerS(*model, job.config.globalBatch)));
         } else {
             job.kind = JobKind::Fixed;
             const std::size_t k =

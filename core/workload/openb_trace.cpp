@@ -25,9 +25,10 @@ std::vector<GpuType> openbCustomGpus()
         t.display = fmt::format("Alibaba {} (undisclosed)", g);
         t.vendor = "nvidia";
         t.aliases = {util::toLower(g)};
-        t.source = fmt::format("Alibaba openb trace (FGD, ATC'23): {} is an undisclosed internal GPU model. Its figures "
-                               "are not published; Orrery assumes those of the V100-16GB.",
-                               g);
+        t.source =
+            fmt::format("Alibaba openb trace (FGD, ATC'23): {} is an undisclosed internal GPU model. Its figures "
+                        "are not published; Orrery assumes those of the V100-16GB.",
+                        g);
         out.push_back(std::move(t));
     }
     return out;
@@ -115,9 +116,9 @@ TraceRead parseOpenbPods(std::string_view text, const std::string& fileLabel, st
                     "no creation_time/deletion_time columns: this pod list (like the multigpu* variants) has no "
                     "times and is for static packing, not for simulation");
     const int cName = t.requireColumn("name"), cGpus = t.requireColumn("num_gpu"),
-              cMilli = t.requireColumn("gpu_milli"), cSpec = t.column("gpu_spec"), cPhase = t.requireColumn("pod_phase"),
-              cCreate = t.requireColumn("creation_time"), cDelete = t.requireColumn("deletion_time"),
-              cSched = t.requireColumn("scheduled_time");
+              cMilli = t.requireColumn("gpu_milli"), cSpec = t.column("gpu_spec"),
+              cPhase = t.requireColumn("pod_phase"), cCreate = t.requireColumn("creation_time"),
+              cDelete = t.requireColumn("deletion_time"), cSched = t.requireColumn("scheduled_time");
     const GpuCatalog catalog = openbCatalog();
     TraceRead out;
     int cpuPods = 0, zeroLength = 0;
@@ -170,7 +171,8 @@ TraceRead parseOpenbPods(std::string_view text, const std::string& fileLabel, st
             for (const auto& s : util::split(t.field(r, cSpec), '|')) {
                 const std::string model = util::trim(s);
                 if (model.empty())
-                    p.fail("gpu_spec", "expected GPU models separated by '|', got " + io::describeField(t.field(r, cSpec)));
+                    p.fail("gpu_spec",
+                           "expected GPU models separated by '|', got " + io::describeField(t.field(r, cSpec)));
                 const std::string name = gpuName(catalog, p, "gpu_spec", model);
                 if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
                     allowed.push_back(name);

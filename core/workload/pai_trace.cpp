@@ -114,7 +114,8 @@ TraceRead parsePaiTrace(const PaiTables& in, std::optional<int> limit)
         const auto end = p.optionalNumber("end_time", tasks.field(r, cEnd));
         if (start) {
             if (*start < 0)
-                p.fail("start_time", "expected a non-negative number, got " + io::describeField(tasks.field(r, cStart)));
+                p.fail("start_time",
+                       "expected a non-negative number, got " + io::describeField(tasks.field(r, cStart)));
             j.start = std::min(j.start, *start);
         }
         if (end) {

@@ -28,7 +28,7 @@ namespace orrery::workload {
  */
 struct PaiTables
 {
-    std::string taskTable;          ///< text of pai_task_table
+    std::string taskTable; ///< text of pai_task_table
     std::string taskLabel;
     std::optional<std::string> taskHeader; ///< text of its .header, if any
     std::optional<std::string> jobTable;   ///< text of pai_job_table, if given
@@ -53,7 +53,8 @@ struct PaiMachines
     int cpuOnly = 0;
     int gpus = 0;
 };
-PaiMachines parsePaiMachines(const std::string& text, const std::string& label, const std::optional<std::string>& header);
+PaiMachines parsePaiMachines(const std::string& text, const std::string& label,
+                             const std::optional<std::string>& header);
 PaiMachines readPaiMachines(const std::string& path);
 
 /** `dir/stem.header` for `dir/stem.anything.csv`: where PAI keeps a table's column names. */

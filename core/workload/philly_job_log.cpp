@@ -95,8 +95,8 @@ TraceRead parsePhillyJobLog(std::string_view text, const std::string& fileLabel,
         }
         for (std::size_t k = 0; k < attempts.size(); ++k)
             if (!attempts[k].is_object())
-                rd.fail(io::indexPath(path + ".attempts", k), "expected an attempt object, got " +
-                                                                    io::describeJson(attempts[k]));
+                rd.fail(io::indexPath(path + ".attempts", k),
+                        "expected an attempt object, got " + io::describeJson(attempts[k]));
         const std::string firstPath = io::indexPath(path + ".attempts", 0);
         const std::string lastPath = io::indexPath(path + ".attempts", attempts.size() - 1);
         const auto start = rd.optionalTime(attempts.front(), firstPath, "start_time");

@@ -13,8 +13,8 @@ namespace orrery::workload {
 struct TraceRead
 {
     std::vector<Job> jobs;
-    int rows = 0;    ///< data rows (or JSON entries) read
-    int skipped = 0; ///< rows that are not GPU jobs Orrery can run (CPU-only, never ran...)
+    int rows = 0;           ///< data rows (or JSON entries) read
+    int skipped = 0;        ///< rows that are not GPU jobs Orrery can run (CPU-only, never ran...)
     std::string skippedWhy; ///< one line, e.g. "1088 CPU-only pods"
 };
 
@@ -25,7 +25,9 @@ struct TraceRead
  */
 inline void sortAndLimit(std::vector<Job>& jobs, std::optional<int> limit)
 {
-    std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.arrivalS < b.arrivalS; });
+    const auto byArrival = [](const Job& a, const Job& b) { return a.arrivalS < b.arrivalS; };
+    if (!std::is_sorted(jobs.begin(), jobs.end(), byArrival))
+        std::stable_sort(jobs.begin(), jobs.end(), byArrival);
     if (limit && static_cast<std::size_t>(*limit) < jobs.size())
         jobs.resize(static_cast<std::size_t>(*limit));
 }

@@ -17,8 +17,16 @@ const char* kMsrRow = "Transformer (batch size 128)\tcd %s/translation && python
 
 std::string currentRow(int column, const std::string& value)
 {
-    std::vector<std::string> f = {"ResNet-18 (batch size 64)", "python3 main.py", "image_classification/cifar10",
-                                  "--num_steps", "0", "4000", "2", "1", "-1", "120"};
+    std::vector<std::string> f = {"ResNet-18 (batch size 64)",
+                                  "python3 main.py",
+                                  "image_classification/cifar10",
+                                  "--num_steps",
+                                  "0",
+                                  "4000",
+                                  "2",
+                                  "1",
+                                  "-1",
+                                  "120"};
     f[static_cast<std::size_t>(column)] = value;
     std::string line;
     for (std::size_t i = 0; i < f.size(); ++i)
@@ -127,11 +135,13 @@ private slots:
             "t.trace:1: SLO: expected a positive multiple of the isolated run time, or -1 for none, got 0");
         row("arrival negative", currentRow(9, "-1"),
             "t.trace:1: arrival_time: expected a non-negative number, got \"-1\"");
-        row("arrival empty", currentRow(9, ""), "t.trace:1: arrival_time: expected a non-negative number, got an empty field");
+        row("arrival empty", currentRow(9, ""),
+            "t.trace:1: arrival_time: expected a non-negative number, got an empty field");
         row("data dir flag", currentRow(4, "2"), "t.trace:1: needs_data_dir: expected 0 or 1, got \"2\"");
         row("empty job type", currentRow(0, " "),
             "t.trace:1: job_type: expected a job type such as \"ResNet-18 (batch size 64)\", got an empty field");
-        row("empty command", currentRow(1, ""), "t.trace:1: command: expected the job's command line, got an empty field");
+        row("empty command", currentRow(1, ""),
+            "t.trace:1: command: expected the job's command line, got an empty field");
         row("wrong column count", "a\tb\tc\n",
             "t.trace:1: columns: expected 10 tab-separated fields (Gavel trace) or 7 (older msr trace), got 3");
         row("mixed layouts", std::string(kCurrentRow) + "\n" + kMsrRow,

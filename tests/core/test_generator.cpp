@@ -10,8 +10,8 @@
 
 #include <QTemporaryDir>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 
@@ -169,8 +169,8 @@ private slots:
         ORRERY_CHECK_PROPERTY("mean inter-arrival over 10,000 jobs is 3600/rate within 5%", [] {
             const double rate = *rc::gen::inRange(1, 100000) / 10.0;
             const auto seed = *rc::gen::arbitrary<std::uint64_t>();
-            const auto jobs = generateJobs(mixedSpec(10000, rate), seed, ModelLibrary::builtin(),
-                                           DurationDistribution::philly());
+            const auto jobs =
+                generateJobs(mixedSpec(10000, rate), seed, ModelLibrary::builtin(), DurationDistribution::philly());
             const double meanGap = jobs.back().arrivalS / 9999.0;
             // The standard error of the mean of 9,999 exponential gaps is 1%; 5% is five of them.
             RC_ASSERT(std::abs(meanGap / (3600.0 / rate) - 1.0) < 0.05);
@@ -213,8 +213,9 @@ private slots:
             {"name", "mixed"},
             {"cluster", {{"nodes", {{{"gpu", "v100"}, {"count", 2}, {"gpus_per_node", 8}}}}}},
             {"workload",
-             {{"jobs", {{{"id", "0"}, {"arrival_s", 50}, {"gpus", 1}, {"duration_s", 10}},
-                        {{"id", "g1"}, {"arrival_s", 0}, {"gpus", 1}, {"duration_s", 10}}}},
+             {{"jobs",
+               {{{"id", "0"}, {"arrival_s", 50}, {"gpus", 1}, {"duration_s", 10}},
+                {{"id", "g1"}, {"arrival_s", 0}, {"gpus", 1}, {"duration_s", 10}}}},
               {"trace", {{"format", "gavel"}, {"path", msr}, {"limit", 5}}},
               {"generator",
                {{"jobs", 4}, {"rate_per_hour", 3600}, {"durations", "d.csv"}, {"mix", {{{"gpus", {2}}}}}}}}},

@@ -39,6 +39,8 @@ store::RunInfo info(const std::string& policy = "fifo", const std::string& scena
     i.optionsJson = R"({"round_s":360})";
     i.seed = 7;
     i.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
+    i.gpusByType = {4, 2};
+    i.priceUsdPerHourByType = {3.67, 0.4};
     i.layout = twoNodeLayout();
     return i;
 }
@@ -50,6 +52,9 @@ sim::RunResult smallRun(const std::string& policy = "fifo")
     r.policy = policy;
     r.seed = 7;
     r.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
+    r.gpusByType = {4, 2};
+    r.priceUsdPerHourByType = {3.67, 0.4};
+    r.gpuType = {0, 0, 0, 0, 1, 1};
     r.totalGpus = 6;
     r.jobs = {{"j0", "gpt2-124m", "u1", 0, 0, 100, 2, "a100-40gb-sxm", 0, 200, 0.5, 90},
               {"j,\"1\"", "bert-large", "u2", 10, 50, 300, 1, "mixed", 1, 250, 0.7, 200},
@@ -113,6 +118,10 @@ void compareRuns(const sim::RunResult& a, const sim::RunResult& b)
     RC_ASSERT(a.policy == b.policy);
     RC_ASSERT(a.seed == b.seed);
     RC_ASSERT(a.gpuTypes == b.gpuTypes);
+    RC_ASSERT(a.gpusByType == b.gpusByType);
+    RC_ASSERT(a.priceUsdPerHourByType == b.priceUsdPerHourByType);
+    RC_ASSERT(a.gpuType == b.gpuType);
+    RC_ASSERT(a.events == b.events);
     RC_ASSERT(a.totalGpus == b.totalGpus);
     RC_ASSERT(a.makespanS == b.makespanS);
     RC_ASSERT(a.wallS == b.wallS);
@@ -124,6 +133,7 @@ void compareRuns(const sim::RunResult& a, const sim::RunResult& b)
         RC_ASSERT(x.id == y.id && x.model == y.model && x.user == y.user && x.gpuType == y.gpuType);
         RC_ASSERT(x.arrivalS == y.arrivalS && x.startS == y.startS && x.endS == y.endS);
         RC_ASSERT(x.gpus == y.gpus && x.restarts == y.restarts);
+        RC_ASSERT(x.nodes == y.nodes && x.demand == y.demand && x.excludedFromAverage == y.excludedFromAverage);
         RC_ASSERT(x.gpuSeconds == y.gpuSeconds && x.costUsd == y.costUsd && x.idealS == y.idealS);
     }
     RC_ASSERT(a.intervals.size() == b.intervals.size());
@@ -153,7 +163,11 @@ rc::Gen<sim::RunResult> genRun()
         r.policy = *rc::gen::element<std::string>("fifo", "sjf", "tiresias", "gavel");
         r.seed = *rc::gen::arbitrary<std::uint64_t>();
         r.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
+        r.gpusByType = {4, 2};
+        r.priceUsdPerHourByType = {*rc::gen::arbitrary<double>(), *rc::gen::arbitrary<double>()};
+        r.gpuType = {0, 0, 0, 0, 1, 1};
         r.totalGpus = 6;
+        r.events = *rc::gen::arbitrary<std::uint32_t>();
         const int jobs = *rc::gen::inRange(0, 40);
         for (int i = 0; i < jobs; ++i) {
             sim::JobRecord j;
@@ -172,6 +186,9 @@ rc::Gen<sim::RunResult> genRun()
             j.gpuSeconds = *seconds();
             j.costUsd = *rc::gen::arbitrary<double>();
             j.idealS = *seconds();
+            j.nodes = *rc::gen::inRange(0, 3);
+            j.demand = *rc::gen::inRange(1, 9);
+            j.excludedFromAverage = *rc::gen::arbitrary<bool>();
             r.jobs.push_back(std::move(j));
         }
         const int intervals = jobs ? *rc::gen::inRange(0, 60) : 0;
@@ -365,23 +382,38 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, s.loadRun(other));
     }
 
-    void batchesAreCommittedAsTheyFill()
+    void syncsAreCommittedAsTheyHappen()
     {
         const auto p = path("batches.sqlite");
         store::RunStore s(p);
         auto writer = s.beginRun(info(), 4);
         auto run = smallRun();
         run.jobs.resize(2); // j2 has not arrived yet
-        writer.sync(run);   // 5 intervals + 4 samples + 3 decisions + 2 finished jobs = 14 rows: 3 batches of 4
+        run.jobs[1].endS = -1; // j1 still runs: its record is not final
+        writer.sync(run);   // 5 intervals + 4 samples + 3 decisions + 1 finished job, in batches of 4
         store::RunStore reader(p);
         const auto committed = count(reader, "SELECT (SELECT count(*) FROM intervals) + (SELECT count(*) FROM utilization)"
                                              " + (SELECT count(*) FROM decisions) + (SELECT count(*) FROM jobs)");
-        QCOMPARE(committed, std::int64_t(12));
+        QCOMPARE(committed, std::int64_t(13));
         QCOMPARE(reader.findRun(writer.runId())->status, store::RunStatus::Running); // its writer is alive
         writer.finish(smallRun(), store::RunStatus::Completed);
         QCOMPARE(count(reader, "SELECT count(*) FROM jobs"), std::int64_t(3));
         QCOMPARE(reader.findRun(writer.runId())->status, store::RunStatus::Completed);
         compareRuns(smallRun(), reader.loadRun(writer.runId()).result);
+    }
+
+    void reorderedIntervalsAreRewrittenAtFinish()
+    {
+        store::RunStore s(path("reorder.sqlite"));
+        auto writer = s.beginRun(info(), 3);
+        auto run = smallRun();
+        writer.sync(run);
+        // The simulator sorts its intervals by GPU when the run ends.
+        std::stable_sort(run.intervals.begin(), run.intervals.end(),
+                         [](const auto& a, const auto& b) { return a.gpu < b.gpu; });
+        writer.finish(run, store::RunStatus::Completed);
+        compareRuns(run, s.loadRun(writer.runId()).result);
+        QCOMPARE(count(s, "SELECT count(*) FROM intervals"), std::int64_t(run.intervals.size()));
     }
 
     void runsOfDeadWritersAreMarkedInterrupted()
@@ -393,7 +425,6 @@ private slots:
             auto writer = s.beginRun(info());
             id = writer.runId();
             writer.sync(smallRun());
-            writer.flush();
             // Pretend a process that no longer exists wrote it (pids never reach this value on Linux).
             s.connection().exec(fmt::format("UPDATE runs SET writer_pid = 2147483000 WHERE id = {}", id));
             // Leave it as a killed process would: no finish(), no destructor clean-up.

@@ -47,9 +47,9 @@ std::string errorOf(const std::function<void()>& f)
 
 const char* kOpenbHeader =
     "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n";
-const char* kHeliosHeader = "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n";
-const char* kHeliosRow =
-    "7,uA,vcB,2,8,1,COMPLETED,2020-06-09 18:41:01,2020-06-09 18:41:05,2020-06-09 18:51:05,600,4\n";
+const char* kHeliosHeader =
+    "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n";
+const char* kHeliosRow = "7,uA,vcB,2,8,1,COMPLETED,2020-06-09 18:41:01,2020-06-09 18:41:05,2020-06-09 18:51:05,600,4\n";
 
 } // namespace
 
@@ -79,12 +79,13 @@ private slots:
         QCOMPARE(idx.field(idx.records()[1], idx.requireColumn("machineId")), std::string("m,1"));
         QCOMPARE(idx.field(idx.records()[1], idx.requireColumn("number of GPUs")), std::string("4"));
         // Headerless with names from elsewhere.
-        auto hl = io::TextTable::parse("x1,2\nx2,3\n", "hl", {.separator = ',', .hasHeader = false, .trimFields = true});
+        auto hl =
+            io::TextTable::parse("x1,2\nx2,3\n", "hl", {.separator = ',', .hasHeader = false, .trimFields = true});
         hl.setHeader({"name", "n"});
         QCOMPARE(hl.records().size(), std::size_t(2));
         QCOMPARE(hl.field(hl.records()[0], hl.requireColumn("n")), std::string("2"));
         QCOMPARE(errorOf([&] { hl.requireColumn("gpu"); }), std::string("hl:0: header: missing column \"gpu\" "
-                                                                          "(columns: name, n)"));
+                                                                        "(columns: name, n)"));
         QCOMPARE(errorOf([] { io::TextTable::parse("\n\n", "e.csv"); }),
                  std::string("e.csv: empty file: expected a header line"));
     }
@@ -124,7 +125,7 @@ private slots:
         QCOMPARE(r.jobs[1].referenceGpu, std::string("v100-32gb"));
         QCOMPARE(r.jobs[1].durationS, 48.0);
         QCOMPARE(r.jobs[2].id, std::string("p1"));
-        QCOMPARE(r.jobs[2].gpus, 1); // a 46% share takes a whole GPU
+        QCOMPARE(r.jobs[2].gpus, 1);        // a 46% share takes a whole GPU
         QVERIFY(r.jobs[2].gpuType.empty()); // two allowed types: unconstrained
         QCOMPARE(r.jobs[3].id, std::string("p3"));
         QCOMPARE(r.jobs[3].durationS, 200.0); // Pending: deletion - creation
@@ -314,11 +315,12 @@ private slots:
         QCOMPARE(r.skipped, 4);
         QCOMPARE(r.jobs.size(), std::size_t(1));
         QCOMPARE(r.jobs[0].id, std::string("j3"));
-        QCOMPARE(r.jobs[0].gpus, 3);             // GPUs of the first attempt, over its machines
-        QCOMPARE(r.jobs[0].durationS, 3600.0);   // last end - first start
+        QCOMPARE(r.jobs[0].gpus, 3);           // GPUs of the first attempt, over its machines
+        QCOMPARE(r.jobs[0].durationS, 3600.0); // last end - first start
         QCOMPARE(r.jobs[0].arrivalS, 0.0);
-        QCOMPARE(errorOf([] { parsePhillyJobLog(R"([{"jobid": "x", "submitted_time": "yesterday", "attempts": []}])",
-                                                "l.json"); }),
+        QCOMPARE(errorOf([] {
+                     parsePhillyJobLog(R"([{"jobid": "x", "submitted_time": "yesterday", "attempts": []}])", "l.json");
+                 }),
                  std::string("l.json: [0].submitted_time: expected a date and time YYYY-MM-DD HH:MM:SS, got "
                              "\"yesterday\""));
         QCOMPARE(errorOf([] { parsePhillyJobLog(R"({"jobs": []})", "l.json"); }),
@@ -361,14 +363,14 @@ private slots:
         QCOMPARE(r.jobs.size(), std::size_t(2));
         const Job& a = r.jobs[0];
         QCOMPARE(a.id, std::string("jA"));
-        QCOMPARE(a.gpus, 3);           // 2 x 100% + 1 x 50% = 2.5 -> 3
-        QCOMPARE(a.durationS, 400.0);  // GPU tasks 100..500
-        QCOMPARE(a.arrivalS, 0.0);     // submitted at 80, the earliest
+        QCOMPARE(a.gpus, 3);          // 2 x 100% + 1 x 50% = 2.5 -> 3
+        QCOMPARE(a.durationS, 400.0); // GPU tasks 100..500
+        QCOMPARE(a.arrivalS, 0.0);    // submitted at 80, the earliest
         QCOMPARE(a.user, std::string("alice"));
         QCOMPARE(a.referenceGpu, std::string("v100-16gb")); // the larger GPU share
         const Job& b = r.jobs[1];
         QCOMPARE(b.gpus, 1);
-        QCOMPARE(b.arrivalS, 920.0);   // first task start (no job-table row) - 80
+        QCOMPARE(b.arrivalS, 920.0); // first task start (no job-table row) - 80
         QCOMPARE(b.referenceGpu, std::string("k80"));
         // The job table alone is refused with a pointer to the task table.
         PaiTables wrong;
@@ -424,8 +426,9 @@ private slots:
             "t.csv:2: deletion_time: deleted at 5 before it was scheduled at 10");
         row("openb spec", "openb", oh + "p,1,1,1,1000,V100M64,LS,Running,0,5,0\n",
             "t.csv:2: gpu_spec: unknown GPU type \"V100M64\" (did you mean \"v100m16\"?)");
-        row("openb short row", "openb", oh + "p,1,1,1,1000\n", "t.csv:2: pod_phase: missing value (the row has 5 "
-                                                                "fields, the header 11)");
+        row("openb short row", "openb", oh + "p,1,1,1,1000\n",
+            "t.csv:2: pod_phase: missing value (the row has 5 "
+            "fields, the header 11)");
         row("openb missing column", "openb", "name,num_gpu,gpu_milli,creation_time\n",
             "t.csv:1: header: missing column \"pod_phase\" (columns: name, num_gpu, gpu_milli, creation_time)");
         const std::string hh = kHeliosHeader;
@@ -435,14 +438,16 @@ private slots:
             "t.csv:2: gpu_num: expected a non-negative integer, got \"-1\"");
         row("helios duration", "helios", hh + "8,u,v,1,1,1,COMPLETED,2020-06-09 18:41:01,x,y,long,0\n",
             "t.csv:2: duration: expected a non-negative number, got \"long\"");
-        row("philly duration", "philly", "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,abc,1,1,c\n",
+        row("philly duration", "philly",
+            "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,abc,1,1,c\n",
             "t.csv:2: duration: expected a non-negative number, got \"abc\"");
         row("philly gpus", "philly", "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,5,1.5,1,c\n",
             "t.csv:2: num_gpus: expected a non-negative integer, got \"1.5\"");
         row("philly header", "philly", "time,duration,num_gpus\n",
             "t.csv:1: header: missing column \"timestamp\" (columns: time, duration, num_gpus)");
         row("philly json attempts", "philly", R"([{"jobid": "x", "submitted_time": "2017-10-07 01:00:00",
-            "attempts": {}}])", "t.csv: [0].attempts: expected an array, got an object");
+            "attempts": {}}])",
+            "t.csv: [0].attempts: expected an array, got an object");
         row("philly json gpus", "philly", R"([{"jobid": "x", "submitted_time": "2017-10-07 01:00:00",
             "attempts": [{"start_time": "2017-10-07 01:00:00", "end_time": "2017-10-07 01:01:00",
                           "detail": [{"ip": "m1"}]}]}])",

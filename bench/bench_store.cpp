@@ -1,0 +1,165 @@
+// Run store cost against simulation cost: storing a run must not dominate making it.
+// Figures and the command line: docs/performance.md, "Run store".
+#include "hardware/gpu_layout.h"
+#include "io/scenario.h"
+#include "sim/run_policies.h"
+#include "store/run_store.h"
+
+#include <benchmark/benchmark.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+using namespace orrery;
+
+namespace {
+
+/** 8x8 V100 + 4x4 K80, Poisson arrivals of 1/2/4-GPU jobs with Philly-like durations. */
+io::Scenario scenarioOf(int jobs)
+{
+    return io::parseScenarioText(fmt::format(R"({{"format":"orrery-scenario","version":1,"name":"bench {0}",
+        "cluster":{{"nodes":[{{"name":"v100","gpu":"v100","count":8,"gpus_per_node":8}},
+                             {{"name":"k80","gpu":"k80","count":4,"gpus_per_node":4}}],
+                   "network":{{"kind":"ethernet","bandwidth_gbit_s":25}}}},
+        "workload":{{"generator":{{"jobs":{0},"rate_per_hour":120,"seed":1,"mix":[{{"gpus":[1,2,4]}}]}}}}}})",
+                                             jobs),
+                                 "bench");
+}
+
+struct Prepared
+{
+    io::Scenario scenario;
+    sim::PreparedWorkload workload;
+    sim::RunResult fifo; ///< one simulated run, the input of the store benchmarks
+};
+
+const Prepared& prepared(int jobs)
+{
+    static std::map<int, std::unique_ptr<Prepared>> cache;
+    auto& p = cache[jobs];
+    if (!p) {
+        auto scenario = scenarioOf(jobs);
+        auto workload = sim::prepareScenario(scenario);
+        auto run = sim::runPolicies(workload, {"fifo"}, 1).front();
+        p = std::make_unique<Prepared>(Prepared{std::move(scenario), std::move(workload), std::move(run)});
+    }
+    return *p;
+}
+
+store::RunInfo infoOf(const Prepared& p)
+{
+    store::RunInfo info;
+    info.scenarioName = p.scenario.name;
+    info.scenarioJson = io::scenarioToJson(p.scenario).dump();
+    info.policy = "fifo";
+    for (int t = 0; t < p.workload.typeCount(); ++t) {
+        info.gpuTypes.push_back(p.workload.type(t).name);
+        info.gpusByType.push_back(p.workload.gpusOfType(t));
+        info.priceUsdPerHourByType.push_back(p.workload.type(t).priceUsdPerHour);
+    }
+    info.layout = hardware::gpuLayoutOf(p.workload.cluster());
+    return info;
+}
+
+std::string freshPath()
+{
+    const auto path = (std::filesystem::temp_directory_path() / "orrery_bench_store.sqlite").string();
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::filesystem::remove(path + suffix);
+    return path;
+}
+
+void setCounters(benchmark::State& state, const sim::RunResult& r)
+{
+    state.counters["jobs"] = static_cast<double>(r.jobs.size());
+    state.counters["rows"] = static_cast<double>(r.jobs.size() + r.intervals.size() + r.utilization.size() +
+                                                 r.decisions.size());
+}
+
+/** The simulation alone: what storing is compared with. */
+void BM_SimulateFifo(benchmark::State& state)
+{
+    const auto& p = prepared(static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        auto runs = sim::runPolicies(p.workload, {"fifo"}, 1);
+        benchmark::DoNotOptimize(runs);
+    }
+    setCounters(state, p.fifo);
+}
+
+/** A preemptive policy on the same workload, for scale. */
+void BM_SimulateTiresias(benchmark::State& state)
+{
+    const auto& p = prepared(static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        auto runs = sim::runPolicies(p.workload, {"tiresias"}, 1);
+        benchmark::DoNotOptimize(runs);
+    }
+    setCounters(state, p.fifo);
+}
+
+/** Storing a finished run in one go (RunStore::storeRun), into a new file. */
+void BM_StoreRun(benchmark::State& state)
+{
+    const auto& p = prepared(static_cast<int>(state.range(0)));
+    const auto info = infoOf(p);
+    for (auto _ : state) {
+        state.PauseTiming();
+        const auto path = freshPath();
+        state.ResumeTiming();
+        store::RunStore db(path);
+        benchmark::DoNotOptimize(db.storeRun(info, p.fifo));
+    }
+    setCounters(state, p.fifo);
+}
+
+/** What `simulate --db` does: simulate while a RunWriter stores partial results every 0.25 s, then finish. */
+void BM_SimulateFifoStoringIncrementally(benchmark::State& state)
+{
+    const auto& p = prepared(static_cast<int>(state.range(0)));
+    const auto info = infoOf(p);
+    for (auto _ : state) {
+        state.PauseTiming();
+        const auto path = freshPath();
+        state.ResumeTiming();
+        store::RunStore db(path);
+        auto writer = db.beginRun(info);
+        auto last = std::chrono::steady_clock::now();
+        auto runs = sim::runPolicies(p.workload, {"fifo"}, 1, 1, {}, [&](std::size_t, const sim::RunResult& r) {
+            const auto now = std::chrono::steady_clock::now();
+            if (now - last >= std::chrono::milliseconds(250)) {
+                writer.sync(r);
+                last = now;
+            }
+        });
+        writer.finish(runs.front(), store::RunStatus::Completed);
+    }
+    setCounters(state, p.fifo);
+}
+
+/** Reading a run back (what the GUI does when a run is opened). */
+void BM_LoadRun(benchmark::State& state)
+{
+    const auto& p = prepared(static_cast<int>(state.range(0)));
+    const auto path = freshPath();
+    store::RunStore db(path);
+    const auto id = db.storeRun(infoOf(p), p.fifo);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(db.loadRun(id));
+    setCounters(state, p.fifo);
+}
+
+} // namespace
+
+BENCHMARK(BM_SimulateFifo)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_SimulateTiresias)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_StoreRun)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_SimulateFifoStoringIncrementally)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_LoadRun)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,182 @@
+#include "test_support.h"
+
+#include "store/run_store.h"
+#include "store/sqlite.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include <csignal>
+#include <fstream>
+
+using namespace orrery;
+using orrery::test::cliPath;
+using orrery::test::runCommand;
+
+namespace {
+
+/** 8x8 V100 + 4x4 K80 with `jobs` generated 1/2/4-GPU jobs. */
+void writeScenario(const std::string& path, int jobs)
+{
+    std::ofstream out(path);
+    out << fmt::format(R"({{"format":"orrery-scenario","version":1,"name":"kill test",
+      "cluster":{{"nodes":[{{"name":"v100","gpu":"v100","count":8,"gpus_per_node":8}},
+                           {{"name":"k80","gpu":"k80","count":4,"gpus_per_node":4}}],
+                 "network":{{"kind":"ethernet","bandwidth_gbit_s":25}}}},
+      "workload":{{"generator":{{"jobs":{},"rate_per_hour":120,"seed":1,"mix":[{{"gpus":[1,2,4]}}]}}}},
+      "policies":["fifo"]}})",
+                       jobs);
+}
+
+std::int64_t countRows(const std::string& db, const std::string& sql)
+{
+    try {
+        store::Connection c(db, store::Connection::Mode::ReadOnly);
+        return c.queryInt(sql);
+    } catch (const std::exception&) {
+        return -1; // not created yet
+    }
+}
+
+} // namespace
+
+class TestCliStoreKill : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::string path(const std::string& name) const { return m_dir.filePath(QString::fromStdString(name)).toStdString(); }
+
+private slots:
+    void simulateStoresEveryPolicy()
+    {
+        const auto scenario = path("small.json");
+        writeScenario(scenario, 300);
+        const auto db = path("two.sqlite");
+        auto r = runCommand({cliPath(), "simulate", scenario, "--policy", "fifo", "--policy", "sjf", "--db", db, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto sim = nlohmann::json::parse(r.out)["runs"];
+        QCOMPARE(sim.size(), std::size_t(2));
+        r = runCommand({cliPath(), "runs", "list", "--db", db, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto runs = nlohmann::json::parse(r.out)["runs"];
+        QCOMPARE(runs.size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i) {
+            QCOMPARE(runs[i]["id"], sim[i]["run_id"]);
+            QCOMPARE(runs[i]["policy"], sim[i]["policy"]);
+            QCOMPARE(runs[i]["status"].get<std::string>(), std::string("completed"));
+            QCOMPARE(runs[i]["scenario"].get<std::string>(), std::string("kill test"));
+            // The store keeps the simulator's figures.
+            QCOMPARE(runs[i]["avg_jct_s"].get<double>(), sim[i]["avg_jct_s"].get<double>());
+        }
+        // The stored run is the simulated one: same job count and completions.
+        store::RunStore s(db);
+        const auto back = s.loadRun(runs[0]["id"].get<std::int64_t>());
+        QCOMPARE(static_cast<int>(back.result.jobs.size()), sim[0]["jobs"].get<int>());
+        QCOMPARE(back.layout.gpuCount(), 80);
+        QCOMPARE(back.layout.nodeNames.size(), std::size_t(12));
+    }
+
+    void foreignDbIsRefusedBeforeSimulating()
+    {
+        const auto scenario = path("tiny.json");
+        writeScenario(scenario, 20);
+        const auto notes = path("notes.sqlite");
+        {
+            std::ofstream out(notes);
+            out << "my notes";
+        }
+        const auto r = runCommand({cliPath(), "simulate", scenario, "--policy", "fifo", "--db", notes});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.find(notes) != std::string::npos, r.err.c_str());
+        QVERIFY(r.out.empty());
+    }
+
+    void interruptStoresTheRunAsCancelled()
+    {
+        const auto scenario = path("big.json");
+        writeScenario(scenario, 100000);
+        const auto db = path("cancel.sqlite");
+        QProcess p;
+        // Tiresias (preemptive) is several times slower to simulate than FIFO: room to interrupt it.
+        p.start(QString::fromStdString(cliPath()),
+                {"simulate", QString::fromStdString(scenario), "--policy", "tiresias", "--db", QString::fromStdString(db)});
+        QVERIFY(p.waitForStarted());
+        // Wait until the run has synced rows (the SIGINT handler is installed by then).
+        QElapsedTimer t;
+        t.start();
+        while (countRows(db, "SELECT count(*) FROM intervals") <= 0 && t.elapsed() < 60000 &&
+               p.state() == QProcess::Running)
+            QThread::msleep(20);
+        QVERIFY2(p.state() == QProcess::Running, "simulation ended before it could be interrupted");
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1); // a cancelled simulation is not a success
+        store::RunStore s(db);
+        const auto runs = s.listRuns();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs[0].status, store::RunStatus::Cancelled);
+        QVERIFY(runs[0].finishedJobCount.value_or(0) < 100000);
+        QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    /** SIGKILL a writer at random moments, 20 times in a row on one file: it always reopens clean. */
+    void killDuringWriteNeverCorrupts()
+    {
+        const auto scenario = path("kill.json");
+        writeScenario(scenario, 100000);
+        const auto db = path("kill.sqlite");
+        auto* rng = QRandomGenerator::global();
+        int interrupted = 0, completed = 0;
+        QElapsedTimer total;
+        total.start();
+        for (int round = 0; round < 20; ++round) {
+            QProcess p;
+            p.start(QString::fromStdString(cliPath()),
+                    {"simulate", QString::fromStdString(scenario), "--policy", "tiresias", "--db",
+                     QString::fromStdString(db)});
+            QVERIFY(p.waitForStarted());
+            if (round % 2) {
+                // Any moment, creation of the file and of the run included.
+                QThread::msleep(static_cast<unsigned long>(rng->bounded(0, 1500)));
+            } else {
+                // A moment while the run is being written.
+                QElapsedTimer t;
+                t.start();
+                const std::string running = "SELECT count(*) FROM runs WHERE status = 'running'";
+                while (countRows(db, running) <= 0 && t.elapsed() < 20000 && p.state() == QProcess::Running)
+                    QThread::msleep(10);
+                QThread::msleep(static_cast<unsigned long>(rng->bounded(0, 800)));
+            }
+            p.kill(); // SIGKILL
+            QVERIFY(p.waitForFinished(30000));
+
+            store::RunStore s(db); // throws if the file were damaged
+            QCOMPARE(s.integrityCheck(), std::string("ok"));
+            for (const auto& r : s.listRuns()) {
+                QVERIFY2(r.status != store::RunStatus::Running, "a killed writer's run stays running");
+                if (r.status == store::RunStatus::Failed)
+                    QCOMPARE(r.error, std::string("interrupted"));
+            }
+            interrupted += static_cast<int>(s.recoveredRuns().size());
+            completed = static_cast<int>(s.listRuns(store::RunFilter{"", "", store::RunStatus::Completed, 0}).size());
+            // Whatever an interrupted run kept reads back.
+            for (const auto id : s.recoveredRuns())
+                QVERIFY(s.loadRun(id).result.jobs.size() <= 100000);
+        }
+        qInfo("20 kills: %d runs interrupted, %d completed before the kill, %lld ms", interrupted, completed,
+              static_cast<long long>(total.elapsed()));
+        QVERIFY2(interrupted >= 10, "most kills should land while a run is being written");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliStoreKill)
+#include "test_cli_store_kill.moc"
