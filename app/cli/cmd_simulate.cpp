@@ -124,6 +124,8 @@ nlohmann::json runJson(const sim::RunResult& run, const metrics::Summary& s)
             {"p95_jct_s", s.p95JctS},
             {"p99_jct_s", s.p99JctS},
             {"avg_queue_s", s.avgQueueS},
+            {"avg_job_samples_per_s", s.avgJobSamplesPerS},
+            {"avg_job_samples_per_jct_s", s.avgJobSamplesPerJctS},
             {"makespan_s", s.makespanS},
             {"utilization", s.utilization},
             {"gpu_hours", s.gpuHours},

@@ -151,7 +151,7 @@ Summary summarize(const sim::RunResult& run)
 {
     Summary s;
     s.jobs = static_cast<int>(run.jobs.size());
-    std::vector<double> jct, queue;
+    std::vector<double> jct, queue, samplesPerS, samplesPerJctS;
     for (const auto& j : run.jobs) {
         if (j.startS >= 0)
             queue.push_back(j.queueS());
@@ -160,6 +160,10 @@ Summary summarize(const sim::RunResult& run)
         if (!j.finished())
             continue;
         ++s.jobsCompleted;
+        if (j.samples > 0 && j.endS > j.startS)
+            samplesPerS.push_back(j.samples / (j.endS - j.startS));
+        if (j.samples > 0 && j.jctS() > 0)
+            samplesPerJctS.push_back(j.samples / j.jctS());
         if (!j.excludedFromAverage)
             jct.push_back(j.jctS());
     }
@@ -168,6 +172,8 @@ Summary summarize(const sim::RunResult& run)
     s.p95JctS = percentile(jct, 95);
     s.p99JctS = percentile(jct, 99);
     s.avgQueueS = mean(queue);
+    s.avgJobSamplesPerS = mean(samplesPerS);
+    s.avgJobSamplesPerJctS = mean(samplesPerJctS);
     s.makespanS = run.makespanS;
     double busyS = 0;
     for (const auto& iv : run.intervals)

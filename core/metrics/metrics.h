@@ -18,6 +18,11 @@ struct Summary
     double p95JctS = 0;
     double p99JctS = 0;
     double avgQueueS = 0; ///< first start minus arrival, over started jobs
+    /** Frenzy's "samples per job per second": samples / (end - first start), averaged over finished
+     *  serverless jobs; 0 when there are none. */
+    double avgJobSamplesPerS = 0;
+    /** The other reading of that metric: samples / (end - arrival), queueing included. */
+    double avgJobSamplesPerJctS = 0;
     double makespanS = 0;
     double utilization = 0; ///< busy GPU-seconds / (GPUs x makespan)
     double gpuHours = 0;

@@ -22,6 +22,15 @@ const std::vector<PolicyInfo>& registeredPolicies()
         {"max_min_fairness_perf",
          "Gavel's heterogeneity-aware max-min fairness: LP over normalised throughputs (COIN-OR CLP), in rounds",
          makeMaxMinFairnessPerf},
+        {"frenzy", "Frenzy: MARP memory-aware plans, HAS best-fit placement over mixed GPU types, FCFS with backfill",
+         makeFrenzy},
+        {"frenzy_exact", "Frenzy with HAS restricted to the best-fitting GPU memory size first (Algorithm 1 read as ==)",
+         makeFrenzyExact},
+        {"frenzy_strict", "Frenzy without backfilling: the first job that fits nowhere blocks the queue",
+         makeFrenzyStrict},
+        {"opportunistic",
+         "Frenzy's baseline: FCFS with backfill, a conservative GPU count, greedily on the most powerful idle GPUs",
+         makeOpportunistic},
     };
     return policies;
 }

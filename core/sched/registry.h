@@ -28,5 +28,9 @@ std::unique_ptr<Policy> makeSjf();
 std::unique_ptr<Policy> makeTiresias();
 std::unique_ptr<Policy> makeMaxMinFairness();
 std::unique_ptr<Policy> makeMaxMinFairnessPerf();
+std::unique_ptr<Policy> makeFrenzy();
+std::unique_ptr<Policy> makeFrenzyExact();
+std::unique_ptr<Policy> makeFrenzyStrict();
+std::unique_ptr<Policy> makeOpportunistic();
 
 } // namespace orrery::sched

@@ -2,6 +2,7 @@
 
 #include "estimate/plan.h"
 #include "io/scenario.h"
+#include "sched/marp_plans.h"
 
 #include <algorithm>
 #include <map>
@@ -15,7 +16,7 @@ namespace {
 class EstimatorThroughput : public ThroughputSource
 {
 public:
-    explicit EstimatorThroughput(const io::Scenario& scenario) : m_models(scenario.models())
+    explicit EstimatorThroughput(const io::Scenario& scenario) : m_models(scenario.models()), m_cluster(scenario.cluster)
     {
         const auto& cluster = scenario.cluster;
         for (int t : cluster.presentTypes()) {
@@ -46,8 +47,27 @@ public:
         for (const auto& plan : plansFor(job))
             if (plan.count == count && plan.gpu == gpu.name && plan.iterationS > 0)
                 return 1.0 / plan.iterationS;
+        // A policy that mixes types (Frenzy's HAS) may give a layout more GPUs than the type has in the
+        // cluster, or a tensor-parallel size larger than the type's nodes: the best layout of that count
+        // that fits this type's memory, estimated as if within one node (the engine adds its cross-node
+        // factor).
+        const double capacity = sched::hasCapacityGiB(gpu, estimate::MemoryMode::Full);
+        for (const auto& layout : layoutsFor(job)) {
+            if (layout.has.gpus != count || !sched::gpuFits(capacity, layout.has.requiredGiB))
+                continue;
+            estimate::PlanTarget target;
+            target.gpu = &gpu;
+            target.maxGpus = count;
+            target.gpusPerNode = count;
+            target.intraNode = gpu.intraLink;
+            target.interNode = m_cluster.network();
+            const double s = estimate::estimateThroughput(m_models.at(job.model), job.config, layout.par, target).iterationS;
+            return s > 0 ? 1.0 / s : 0;
+        }
         return 0;
     }
+
+    const workload::ModelSpec* model(const workload::Job& job) const override { return &m_models.at(job.model); }
 
 private:
     using Key = std::tuple<std::string, int, int, int, int, int, int, int, bool, bool>;
@@ -65,10 +85,31 @@ private:
         return it->second;
     }
 
+    Key keyOf(const workload::Job& job) const
+    {
+        const auto& c = job.config;
+        return {job.model, c.globalBatch, c.microBatch, c.seq, static_cast<int>(c.precision), static_cast<int>(c.optimizer),
+                static_cast<int>(c.recompute), c.zeroStage, c.flashAttention, c.sequenceParallel};
+    }
+
+    const std::vector<sched::MarpPlan>& layoutsFor(const workload::Job& job) const
+    {
+        const Key key = keyOf(job);
+        std::lock_guard lock(m_mutex);
+        auto it = m_layouts.find(key);
+        if (it == m_layouts.end())
+            it = m_layouts.emplace(key, sched::marpPlans(m_models.at(job.model), job.config, m_cluster,
+                                                         estimate::MemoryMode::Full))
+                     .first;
+        return it->second;
+    }
+
     workload::ModelLibrary m_models;
+    hardware::Cluster m_cluster;
     std::vector<estimate::PlanTarget> m_targets;
     mutable std::mutex m_mutex;
     mutable std::map<Key, std::vector<estimate::Plan>> m_cache;
+    mutable std::map<Key, std::vector<sched::MarpPlan>> m_layouts; // every layout over all types (union)
 };
 
 } // namespace

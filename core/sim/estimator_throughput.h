@@ -17,7 +17,11 @@ namespace orrery::sim {
  * rate() on `count` GPUs of a type is 1 / iteration time from
  * estimate::estimateThroughput with the parallelism of the best plan of that
  * count on that type, 0 when no plan of that count fits in that type's
- * memory. Work is the job's iterations. Plans are cached per (model, config).
+ * memory. A count no single-type plan has (a policy mixing types, like Frenzy's HAS, may give
+ * one) gets the best layout of that count that fits the type's memory, from the layouts over all
+ * types (sched::marpPlans). Memory is the itemised (Full) model: the simulator's ground truth.
+ * Work is the job's iterations. Plans are cached per (model, config). model() returns the job's
+ * model, for policies that plan serverless jobs themselves.
  */
 std::shared_ptr<const ThroughputSource> makeEstimatorThroughput(const io::Scenario& scenario);
 

@@ -30,6 +30,7 @@ struct JobRecord
     double gpuSeconds = 0;
     double costUsd = 0;
     double idealS = 0;   ///< run time alone on its best allocation (for fairness and sanity)
+    double samples = 0;  ///< serverless jobs: samples trained (global batch x iterations); 0 for others
     int nodes = 0;       ///< nodes spanned by its first allocation
     int demand = 0;      ///< GPUs it asked for
     /** Gavel compatibility: a multi-GPU job whose last round had fewer steps left than GPUs, which Gavel drops from

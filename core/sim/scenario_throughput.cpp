@@ -33,6 +33,7 @@ public:
     {
         return pick(job).rate(job, gpu, count);
     }
+    const workload::ModelSpec* model(const workload::Job& job) const override { return pick(job).model(job); }
 
 private:
     const ThroughputSource& pick(const workload::Job& job) const

@@ -105,6 +105,8 @@ public:
             r.arrivalS = job.arrivalS;
             r.idealS = w.job(static_cast<int>(j)).idealS;
             r.demand = w.job(static_cast<int>(j)).demand;
+            if (job.kind == workload::JobKind::Serverless)
+                r.samples = job.iterations * job.config.globalBatch;
         }
     }
 
@@ -270,7 +272,9 @@ void Engine::assign(int j, const std::vector<int>& list)
             fail(fmt::format("oversubscribes GPU {} (node {}): job \"{}\" already runs there, cannot add job \"{}\"", g,
                              w.cluster().nodes()[static_cast<std::size_t>(w.cluster().nodeOfGpu(g))].name,
                              w.jobs()[static_cast<std::size_t>(holder)].id, id));
-        if (!w.allowed(j, w.typeOfGpu(g)))
+        // allowed() is about the job's demand; another count is checked by its own rate just below
+        // (a serverless job may settle for a larger plan whose memory fits GPUs its first plan does not).
+        if (w.job(j).demand == static_cast<int>(list.size()) && !w.allowed(j, w.typeOfGpu(g)))
             fail(fmt::format("job \"{}\" cannot run on {} (no throughput there, or it requires another type)", id,
                              w.type(w.typeOfGpu(g)).name));
     }

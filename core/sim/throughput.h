@@ -2,6 +2,7 @@
 
 #include "hardware/gpu_type.h"
 #include "workload/job.h"
+#include "workload/model_spec.h"
 
 #include <memory>
 #include <string>
@@ -30,6 +31,8 @@ public:
     virtual int demand(const workload::Job& job) const = 0;
     /** Work units per second on `count` GPUs of `gpu` in one node; 0 when it cannot run there (e.g. out of memory). */
     virtual double rate(const workload::Job& job, const hardware::GpuType& gpu, int count) const = 0;
+    /** The model of a serverless job, for policies that plan it themselves (Frenzy); nullptr otherwise. */
+    virtual const workload::ModelSpec* model(const workload::Job& /*job*/) const { return nullptr; }
 };
 
 /**
