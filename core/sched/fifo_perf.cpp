@@ -1,9 +1,5 @@
-#include "sched/fifo_queue.h"
-#include "sched/gavel_fifo_allocation.h"
-#include "sched/gavel_rounds.h"
+#include "sched/gavel_compat_fifo.h"
 #include "sched/registry.h"
-
-#include <optional>
 
 namespace orrery::sched {
 
@@ -15,33 +11,19 @@ namespace {
  * room for its whole demand; a mix of types only when no single type is large
  * enough for it. Non-preemptive; the head blocks the queue.
  */
-class FifoPerf : public Policy
+class FifoPerf : public GavelCompatFifo
 {
 public:
+    FifoPerf() : GavelCompatFifo(true) {}
     std::string name() const override { return "fifo_perf"; }
 
-    void onArrival(const sim::View& view, int j) override
-    {
-        if (view.options().gavelCompat)
-            gavel().onArrival(view, j);
-        else
-            m_queue.push(j);
-    }
-    void onCompletion(const sim::View& view, int j) override
-    {
-        if (view.options().gavelCompat)
-            gavel().onCompletion(view, j);
-    }
-    void schedule(sim::Decision& decision) override
+protected:
+    void serveQueue(sim::Decision& decision, FifoQueue& queue) override
     {
         const auto& view = decision.view();
-        if (view.options().gavelCompat) {
-            gavel().schedule(decision);
-            return;
-        }
         const auto& w = view.workload();
-        while (!m_queue.empty()) {
-            const int j = m_queue.front();
+        while (!queue.empty()) {
+            const int j = queue.front();
             const int demand = view.job(j).demand;
             int best = -1;
             bool anyLargeEnough = false;
@@ -55,24 +37,9 @@ public:
             const bool placed = best >= 0 ? decision.place(j, best) : (!anyLargeEnough && decision.place(j, -1));
             if (!placed)
                 break;
-            m_queue.pop();
+            queue.pop();
         }
     }
-
-private:
-    GavelRounds& gavel()
-    {
-        if (!m_gavel)
-            m_gavel.emplace(GavelRounds::Config{1920, true, false, true},
-                            [this](const sim::View& v, const std::vector<int>& jobs, std::vector<double>& x) {
-                                m_allocation.allocate(v, jobs, x);
-                            });
-        return *m_gavel;
-    }
-
-    FifoQueue m_queue;
-    GavelFifoAllocation m_allocation{true};
-    std::optional<GavelRounds> m_gavel;
 };
 
 } // namespace

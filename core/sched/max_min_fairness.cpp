@@ -1,4 +1,4 @@
-#include "sched/gavel_rounds.h"
+#include "sched/max_min_round_policy.h"
 #include "sched/registry.h"
 
 #include <algorithm>
@@ -17,15 +17,11 @@ namespace {
  * point is the centre of the LP's optimal face, which is where Gavel's
  * interior-point solver lands. Run through Gavel's round mechanism.
  */
-class MaxMinFairness : public Policy
+class MaxMinFairness : public MaxMinRoundPolicy
 {
 public:
+    MaxMinFairness() : MaxMinRoundPolicy(true, &MaxMinFairness::allocate) {}
     std::string name() const override { return "max_min_fairness"; }
-    double roundS(const io::ScenarioOptions& options) const override { return options.roundS; }
-
-    void onArrival(const sim::View& view, int j) override { rounds(view).onArrival(view, j); }
-    void onCompletion(const sim::View& view, int j) override { rounds(view).onCompletion(view, j); }
-    void schedule(sim::Decision& decision) override { rounds(decision.view()).schedule(decision); }
 
     static void allocate(const sim::View& view, const std::vector<int>& jobs, std::vector<double>& x)
     {
@@ -60,19 +56,6 @@ public:
                 x[k * static_cast<std::size_t>(nt) + static_cast<std::size_t>(t)] = share * view.totalGpus(t) / total;
         }
     }
-
-private:
-    GavelRounds& rounds(const sim::View& view)
-    {
-        if (!m_rounds) {
-            const bool compat = view.options().gavelCompat;
-            m_rounds = std::make_unique<GavelRounds>(GavelRounds::Config{compat ? 1920.0 : 0.0, false, true, compat},
-                                                     &MaxMinFairness::allocate);
-        }
-        return *m_rounds;
-    }
-
-    std::unique_ptr<GavelRounds> m_rounds;
 };
 
 } // namespace

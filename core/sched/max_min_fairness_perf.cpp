@@ -1,5 +1,5 @@
 #include "io/error.h"
-#include "sched/gavel_rounds.h"
+#include "sched/max_min_round_policy.h"
 #include "sched/max_min_lp.h"
 #include "sched/registry.h"
 
@@ -17,15 +17,11 @@ namespace {
  *   c[j][t] = rate(j, t) * demand_j / (w_j * sum_t rate(j, t) X_iso[j][t])
  * (solveMaxMin, COIN-OR CLP). Run through Gavel's round mechanism.
  */
-class MaxMinFairnessPerf : public Policy
+class MaxMinFairnessPerf : public MaxMinRoundPolicy
 {
 public:
+    MaxMinFairnessPerf() : MaxMinRoundPolicy(false, &MaxMinFairnessPerf::allocate) {}
     std::string name() const override { return "max_min_fairness_perf"; }
-    double roundS(const io::ScenarioOptions& options) const override { return options.roundS; }
-
-    void onArrival(const sim::View& view, int j) override { rounds(view).onArrival(view, j); }
-    void onCompletion(const sim::View& view, int j) override { rounds(view).onCompletion(view, j); }
-    void schedule(sim::Decision& decision) override { rounds(decision.view()).schedule(decision); }
 
     static void allocate(const sim::View& view, const std::vector<int>& jobs, std::vector<double>& x)
     {
@@ -55,19 +51,6 @@ public:
             throw Error("policy \"max_min_fairness_perf\": the LP solver (CLP) failed on " +
                         std::to_string(jobs.size()) + " jobs");
     }
-
-private:
-    GavelRounds& rounds(const sim::View& view)
-    {
-        if (!m_rounds) {
-            const bool compat = view.options().gavelCompat;
-            m_rounds = std::make_unique<GavelRounds>(GavelRounds::Config{compat ? 1920.0 : 0.0, false, false, compat},
-                                                     &MaxMinFairnessPerf::allocate);
-        }
-        return *m_rounds;
-    }
-
-    std::unique_ptr<GavelRounds> m_rounds;
 };
 
 } // namespace
