@@ -1,4 +1,6 @@
 #include "provision/allocator.h"
+#include "provision/cmr_placer.h"
+#include "provision/pipeline_bounds.h"
 #include "provision/iteration_time.h"
 #include "provision/search_state.h"
 #include "provision/strategies.h"
@@ -8,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -21,12 +24,14 @@ constexpr double kSecondsPerOrder = 1e-4;
 
 struct Candidate
 {
-    int model = 0; // index into the per-d models
+    int model = 0;  // index into the per-d models
+    int bounds = 0; // index into the per-(d, k) bounds
     int k = 0;
     std::vector<int> counts; // stages per pool type
     double pricePerHour = 0; // all d*k GPUs
-    double lowerIterS = 0;   // valid lower bound on T_iter for any order and split
+    double lowerIterS = 0;   // valid lower bound on T_iter for any order and split (PipelineBounds)
     double lowerCost = 0;
+    double orders = 0;       // distinct stage orders, k! / prod(c!)
 };
 
 void forEachMultiset(const std::vector<int>& quota, int k, const std::function<void(const std::vector<int>&)>& fn)
@@ -59,16 +64,12 @@ double orders(const std::vector<int>& counts)
     return std::exp(lg + std::lgamma(k + 1.0));
 }
 
-double perLayerS(const PipelineModel& m, int t)
-{
-    return m.profile(t).layer.forwardS + m.profile(t).layer.backwardS;
-}
-
 struct Space
 {
     std::vector<std::unique_ptr<PipelineModel>> models;
-    std::vector<Candidate> candidates;
-    double orders = 0;
+    std::vector<std::unique_ptr<PipelineBounds>> bounds;
+    std::vector<Candidate> candidates; // multisets that can hold the model
+    long long multisets = 0;           // all multisets within quota, held or not
 };
 
 Space buildSpace(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source)
@@ -84,21 +85,22 @@ Space buildSpace(const ProvisionJob& job, const std::vector<PoolGpu>& pool, cons
         for (const auto& g : pool)
             quota.push_back(stageQuota(g, d));
         for (int k = kLo; k <= kHi; ++k) {
+            space.bounds.push_back(std::make_unique<PipelineBounds>(model, k));
+            const PipelineBounds& bounds = *space.bounds.back();
             forEachMultiset(quota, k, [&](const std::vector<int>& counts) {
+                ++space.multisets;
                 Candidate c;
+                c.lowerIterS = bounds.lowerIterS(counts);
+                if (c.lowerIterS == INFINITY)
+                    return; // no split of these stages holds the model
                 c.model = static_cast<int>(space.models.size() - 1);
+                c.bounds = static_cast<int>(space.bounds.size() - 1);
                 c.k = k;
                 c.counts = counts;
-                double inverse = 0;
-                for (std::size_t t = 0; t < counts.size(); ++t) {
+                for (std::size_t t = 0; t < counts.size(); ++t)
                     c.pricePerHour += counts[t] * d * pool[t].pricePerHour;
-                    const double u = perLayerS(model, static_cast<int>(t));
-                    inverse += counts[t] * (u > 0 ? 1.0 / u : INFINITY);
-                }
-                // Some stage runs m forwards and m backwards of at least L / sum(1/u) layer-times.
-                c.lowerIterS = model.microBatches() * model.layers() / inverse;
                 c.lowerCost = job.iterations * c.lowerIterS * c.pricePerHour / 3600.0;
-                space.orders += orders(counts);
+                c.orders = orders(counts);
                 space.candidates.push_back(std::move(c));
             });
         }
@@ -106,93 +108,102 @@ Space buildSpace(const ProvisionJob& job, const std::vector<PoolGpu>& pool, cons
     return space;
 }
 
-/** Exact best order and split of one multiset, below `capS`. */
-class SplitSearch
+/**
+ * Exact best order and split of one multiset below a cut-off: a depth-first
+ * search that picks the type and the layers of each stage in pipeline order,
+ * so orders sharing a prefix share its work, and cuts a prefix only when a
+ * PipelineBounds bound or the 1F1B bound of a placed stage reaches the cut-off.
+ */
+class OrderSearch
 {
 public:
-    SplitSearch(const PipelineModel& model, int k, SearchState* state) : m_model(model), m_k(k), m_state(state) {}
+    OrderSearch(const PipelineModel& model, const PipelineBounds& bounds, int k, SearchState* state)
+        : m_model(model), m_bounds(bounds), m_k(k), m_state(state)
+    {
+    }
 
-    Placement run(std::vector<int> types, double capS)
+    Placement run(const std::vector<int>& counts, double capS)
     {
         m_cap = capS;
         m_best = {};
-        std::sort(types.begin(), types.end());
+        m_left = counts;
         m_stages.assign(static_cast<std::size_t>(m_k), {});
-        m_lm.assign(static_cast<std::size_t>(m_k), 0);
-        m_inverseSuffix.assign(static_cast<std::size_t>(m_k) + 1, 0.0);
-        do {
-            if (m_state) {
-                m_state->checkCancel();
-                ++m_state->stats().expanded;
-            }
-            m_perm = types;
-            for (int s = m_k - 1; s >= 0; --s) {
-                const int t = m_perm[static_cast<std::size_t>(s)];
-                m_lm[static_cast<std::size_t>(s)] = m_model.maxLayers(t, s, m_k);
-                m_inverseSuffix[static_cast<std::size_t>(s)] =
-                    m_inverseSuffix[static_cast<std::size_t>(s) + 1] + 1.0 / perLayerS(m_model, t);
-            }
+        if (m_k >= 1)
             dfs(0, m_model.layers(), 0, 0, 0);
-        } while (std::next_permutation(types.begin(), types.end()));
         return m_best;
     }
 
 private:
-    void dfs(int s, int rest, double prefF, double prefB, double lower)
+    void dfs(int s, int rest, double prefF, double prefB, double maxB)
     {
-        const int t = m_perm[static_cast<std::size_t>(s)];
-        const int lm = m_lm[static_cast<std::size_t>(s)];
+        if (m_state) {
+            m_state->checkCancel();
+            ++m_state->stats().expanded;
+        }
         const bool last = s == m_k - 1;
-        const int lo = last ? rest : 1;
-        const int hi = last ? rest : std::min(lm, rest - (m_k - 1 - s));
-        if (lo < 1 || hi > lm)
-            return;
+        const int later = m_k - 1 - s;
         const int m = m_model.microBatches();
-        for (int l = lo; l <= hi; ++l) {
-            const double f = m_model.forwardS(t, l, s, m_k);
-            const double b = m_model.backwardS(t, l, s, m_k);
-            const double c = m_model.allReduceS(t, l, s, m_k);
-            // Stage s starts micro-batch 0 after the earlier forwards, runs 2m passes, and its last
-            // backward still has to flow back to stage 0 (or its own sync must finish).
-            const double stageLower = prefF + m * (f + b) + std::max(prefB, c);
-            if (stageLower >= m_cap)
-                break; // grows with l
-            const double bound = std::max(lower, stageLower);
-            m_stages[static_cast<std::size_t>(s)] = {t, l};
-            if (!last) {
-                const double restLower =
-                    prefF + f + m * (rest - l) / m_inverseSuffix[static_cast<std::size_t>(s) + 1];
-                if (restLower >= m_cap)
-                    continue; // shrinks as l grows
-                dfs(s + 1, rest - l, prefF + f, prefB + b, bound);
+        // Forwards stage s runs before its first backward, less the first one.
+        const int early = std::min(m_k - s, m) - 1;
+        const double p2p = m_model.p2pS();
+        const double hops = s * p2p; // boundary crossings of micro-batch 0 to reach stage s
+        for (int t = 0; t < m_model.types(); ++t) {
+            auto& left = m_left[static_cast<std::size_t>(t)];
+            if (left == 0)
                 continue;
+            --left;
+            const int lm = m_model.maxLayers(t, s, m_k);
+            const int lo = last ? rest : std::max(1, rest - m_bounds.capacity(m_left));
+            const int hi = last ? rest : std::min(lm, rest - later);
+            for (int l = lo; l <= std::min(hi, lm); ++l) {
+                const double f = m_model.forwardS(t, l, s, m_k);
+                const double b = m_model.backwardS(t, l, s, m_k);
+                const double c = m_model.allReduceS(t, l, s, m_k);
+                // Stage s starts micro-batch 0 after the earlier forwards and crossings, runs 2m passes,
+                // and its last backward still has to flow back to stage 0 (or its own sync must finish).
+                const double stageLower = prefF + hops + m * (f + b) + std::max(prefB + hops, c);
+                if (stageLower >= m_cap)
+                    break; // grows with l
+                m_stages[static_cast<std::size_t>(s)] = {t, l};
+                if (last) {
+                    leaf();
+                    continue;
+                }
+                // It also idles until micro-batch 0 returns from the later stages.
+                const double after = m_bounds.minWorkS(rest - l, m_left, later);
+                if (stageLower + std::max(0.0, after + 2 * later * p2p - early * f) >= m_cap)
+                    continue;
+                if (m_bounds.restLowerS(prefF + f, prefF + prefB + f + b, std::max(maxB, b), rest - l, m_left, later)
+                    >= m_cap)
+                    continue;
+                dfs(s + 1, rest - l, prefF + f, prefB + b, std::max(maxB, b));
             }
-            if (m_state)
-                ++m_state->stats().placements;
-            const double iter = iterationTimeOf();
-            if (iter < m_cap) {
-                m_cap = iter;
-                m_best.valid = true;
-                m_best.iterationS = iter;
-                m_best.stages = m_stages;
-            }
+            ++left;
         }
     }
 
-    double iterationTimeOf() const;
+    void leaf()
+    {
+        if (m_state)
+            ++m_state->stats().placements;
+        const double iter = iterationTimeS(m_model, m_stages, m_cap);
+        if (iter < m_cap) {
+            m_cap = iter;
+            m_best.valid = true;
+            m_best.iterationS = iter;
+            m_best.stages = m_stages;
+        }
+    }
 
     const PipelineModel& m_model;
+    const PipelineBounds& m_bounds;
     int m_k;
     SearchState* m_state;
     double m_cap = INFINITY;
     Placement m_best;
-    std::vector<int> m_perm;
-    std::vector<int> m_lm;
-    std::vector<double> m_inverseSuffix;
+    std::vector<int> m_left;
     std::vector<Stage> m_stages;
 };
-
-double SplitSearch::iterationTimeOf() const { return iterationTimeS(m_model, m_stages, m_cap); }
 
 /** Cheapest plan meeting the SLO or, with `seekFastest`, the fastest plan regardless of cost. */
 void runOptimal(const Space& space, const ProvisionJob& job, SearchState& state, bool seekFastest)
@@ -207,16 +218,16 @@ void runOptimal(const Space& space, const ProvisionJob& job, SearchState& state,
     for (std::size_t i = 0; i < order.size(); ++i) {
         const Candidate* c = order[i];
         const PipelineModel& model = *space.models[static_cast<std::size_t>(c->model)];
-        std::vector<int> types;
-        for (std::size_t t = 0; t < c->counts.size(); ++t)
-            types.insert(types.end(), static_cast<std::size_t>(c->counts[t]), static_cast<int>(t));
+        const PipelineBounds& bounds = *space.bounds[static_cast<std::size_t>(c->bounds)];
+        OrderSearch search(model, bounds, c->k, &state);
         if (seekFastest) {
             const ProvisionPlan* fastest = state.fastest();
             const double cap = fastest ? fastest->iterationS : INFINITY;
-            if (c->lowerIterS >= cap)
+            if (c->lowerIterS >= cap) {
+                state.stats().prunedTcp += static_cast<long long>(order.size() - i);
                 break;
-            SplitSearch search(model, c->k, &state);
-            state.offer(search.run(types, cap), model.dp());
+            }
+            state.offer(search.run(c->counts, cap), model.dp());
             continue;
         }
         if (c->lowerCost >= state.bestCost()) {
@@ -231,52 +242,117 @@ void runOptimal(const Space& space, const ProvisionJob& job, SearchState& state,
         double cap = slo * (1 + 1e-12);
         if (state.hasFeasible())
             cap = std::min(cap, state.bestCost() * 3600.0 / (job.iterations * c->pricePerHour));
-        SplitSearch search(model, c->k, &state);
-        state.offer(search.run(types, cap), model.dp());
+        state.offer(search.run(c->counts, cap), model.dp());
     }
+}
+
+/**
+ * Espresso's plan for the same job: a plan of Optimal's space (BP's (d, k), the quotas) that starts
+ * the search as its incumbent, so candidates whose lower bound cannot beat it are never searched.
+ */
+ProvisionResult espressoSeed(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
+                             const std::atomic<bool>* cancel)
+{
+    ProvisionOptions options;
+    options.strategy = Strategy::Espresso;
+    return allocate(job, pool, source, options,
+                    [](const PipelineModel& m, const std::vector<int>& types, double cut) {
+                        return cmrPlace(m, types, nullptr, cut);
+                    },
+                    cancel);
+}
+
+/** Offers the seed to `state` as a placement of Optimal's own model for its d (re-simulated, not trusted). */
+void offerSeed(const Space& space, const ProvisionResult& seed, SearchState& state)
+{
+    if (!seed.hasPlan)
+        return;
+    for (const auto& model : space.models)
+        if (model->dp() == seed.plan.dp) {
+            Placement p;
+            p.stages = seed.plan.stages;
+            p.iterationS = iterationTimeS(*model, p.stages);
+            p.valid = p.iterationS < INFINITY;
+            state.offer(p, model->dp());
+        }
+}
+
+/** What the search may still have to visit once the seed bounds it: surviving multisets and their orders. */
+OptimalEstimate survivors(const Space& space, const ProvisionJob& job, const ProvisionResult& seed)
+{
+    OptimalEstimate e;
+    e.multisets = space.multisets;
+    e.held = static_cast<long long>(space.candidates.size());
+    const double slo = job.sloS > 0 ? job.sloS / job.iterations : INFINITY;
+    const double seedCost = seed.feasible ? seed.plan.cost : INFINITY;
+    const double seedIter = seed.hasPlan ? seed.plan.iterationS : INFINITY;
+    for (const auto& c : space.candidates) {
+        // Pass one (cheapest meeting the SLO) and, when Espresso found no such plan, pass two (fastest).
+        const bool first = c.lowerIterS <= slo && c.lowerCost < seedCost;
+        const bool second = !seed.feasible && c.lowerIterS < seedIter;
+        if (first || second) {
+            ++e.candidates;
+            e.orders += c.orders;
+        }
+    }
+    e.seconds = e.orders * kSecondsPerOrder;
+    return e;
 }
 
 } // namespace
 
 Placement exhaustivePlace(const PipelineModel& model, const std::vector<int>& types, double cutoffS)
 {
-    SplitSearch search(model, static_cast<int>(types.size()), nullptr);
-    return search.run(types, cutoffS);
+    const int k = static_cast<int>(types.size());
+    std::vector<int> counts(static_cast<std::size_t>(model.types()), 0);
+    for (int t : types)
+        ++counts[static_cast<std::size_t>(t)];
+    const PipelineBounds bounds(model, k);
+    OrderSearch search(model, bounds, k, nullptr);
+    return search.run(counts, cutoffS);
 }
 
 OptimalEstimate estimateOptimal(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source)
 {
-    const Space space = buildSpace(job, pool, source);
-    return {space.orders, space.orders * kSecondsPerOrder};
+    return survivors(buildSpace(job, pool, source), job, espressoSeed(job, pool, source, nullptr));
 }
 
 ProvisionResult provisionOptimal(const ProvisionJob& job, const std::vector<PoolGpu>& pool,
                                  const ProfileSource& source, const ProvisionOptions& options,
                                  const std::atomic<bool>* cancel)
 {
+    const auto start = std::chrono::steady_clock::now();
     const Space space = buildSpace(job, pool, source);
-    const double seconds = space.orders * kSecondsPerOrder;
-    if (seconds > options.optimalBudgetS)
+    const ProvisionResult seed = espressoSeed(job, pool, source, cancel);
+    const OptimalEstimate estimate = survivors(space, job, seed);
+    if (estimate.seconds > options.optimalBudgetS)
         throw Error("", "strategy",
-                    fmt::format("optimal: the exhaustive search may visit {:.3g} GPU orders (up to about {:.1f} h, "
-                                "budget {:.0f} s); use espresso, or lower the quotas or the number of layers",
-                                space.orders, seconds / 3600.0, options.optimalBudgetS));
+                    fmt::format("optimal: {} of {} GPU multisets survive the lower bounds against Espresso's plan, "
+                                "with up to {:.3g} stage orders (up to about {:.1f} h, budget {:.0f} s); use "
+                                "espresso, or lower the quotas or the number of layers",
+                                estimate.candidates, estimate.held, estimate.orders, estimate.seconds / 3600.0,
+                                options.optimalBudgetS));
     SearchState state(job, pool, options, cancel);
+    offerSeed(space, seed, state);
     runOptimal(space, job, state, false);
     ProvisionResult result = state.finish();
-    if (!result.hasPlan && job.sloS > 0) {
+    if (!result.feasible) {
         ProvisionJob relaxed = job;
         relaxed.sloS = 0;
         ProvisionOptions quiet = options;
         quiet.recordEvaluated = false;
         SearchState second(relaxed, pool, quiet, cancel);
+        offerSeed(space, seed, second);
         runOptimal(space, relaxed, second, true);
         if (const ProvisionPlan* fastest = second.fastest()) {
             result.hasPlan = true;
             result.plan = *fastest;
         }
-        result.stats.wallS += second.finish().stats.wallS;
+        const auto stats = second.finish().stats;
+        result.stats.expanded += stats.expanded;
+        result.stats.placements += stats.placements;
     }
+    result.stats.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
 

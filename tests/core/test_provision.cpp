@@ -8,11 +8,13 @@
 #include "provision/cmr_placer.h"
 #include "provision/cost_model.h"
 #include "provision/iteration_time.h"
+#include "provision/pipeline_bounds.h"
 #include "provision/provision.h"
 #include "provision/strategies.h"
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 
 using namespace orrery;
@@ -325,6 +327,84 @@ private slots:
                         RC_ASSERT(r.plan.totalS <= in.job.sloS * (1 + 1e-9) || in.job.sloS == 0);
                     }
                 }
+        });
+    }
+
+    void exhaustivePlaceMatchesBruteForce()
+    {
+        // The bounded order-and-split search against plain enumeration of every distinct order and
+        // every split within l_m: its bounds (PipelineBounds, the placed-stage bounds) cut nothing
+        // better, with point-to-point and all-reduce times (random boundary and gradient bytes).
+        ORRERY_CHECK_PROPERTY("exhaustivePlace equals enumerating every order and split", [] {
+            auto in = orrery::test::genSmallInstance();
+            const int d = *rc::gen::element(1, 2, 4);
+            const PipelineModel model(in.job, in.pool, in.source, d);
+            const int k = *rc::gen::inRange(1, std::min(5, in.job.model.layers) + 1);
+            std::vector<int> types;
+            for (int s = 0; s < k; ++s)
+                types.push_back(*rc::gen::inRange(0, model.types()));
+            std::sort(types.begin(), types.end());
+            double best = INFINITY;
+            do {
+                std::vector<Stage> stages(static_cast<std::size_t>(k));
+                std::function<void(int, int)> split = [&](int s, int rest) {
+                    const auto us = static_cast<std::size_t>(s);
+                    if (s == k - 1) {
+                        if (rest >= 1 && rest <= model.maxLayers(types[us], s, k)) {
+                            stages[us] = {types[us], rest};
+                            best = std::min(best, iterationTimeS(model, stages));
+                        }
+                        return;
+                    }
+                    for (int l = 1; l <= std::min(rest - (k - 1 - s), model.maxLayers(types[us], s, k)); ++l) {
+                        stages[us] = {types[us], l};
+                        split(s + 1, rest - l);
+                    }
+                };
+                split(0, model.layers());
+            } while (std::next_permutation(types.begin(), types.end()));
+            const Placement p = exhaustivePlace(model, types);
+            RC_ASSERT(p.valid == (best < INFINITY));
+            if (p.valid)
+                RC_ASSERT(std::abs(p.iterationS - best) <= 1e-9 * best);
+        });
+    }
+
+    void boundsNeverExceedAPlacement()
+    {
+        // PipelineBounds against the simulated time of random complete placements of the multiset.
+        ORRERY_CHECK_PROPERTY("the multiset lower bound is below every placement's time", [] {
+            auto in = orrery::test::genSmallInstance();
+            const int d = *rc::gen::element(1, 2, 4);
+            const PipelineModel model(in.job, in.pool, in.source, d);
+            const int k = *rc::gen::inRange(1, in.job.model.layers + 1);
+            std::vector<int> counts(static_cast<std::size_t>(model.types()), 0);
+            std::vector<Stage> stages;
+            int layers = model.layers();
+            for (int s = 0; s < k; ++s) {
+                const int t = *rc::gen::inRange(0, model.types());
+                ++counts[static_cast<std::size_t>(t)];
+                const int l = s == k - 1 ? layers : *rc::gen::inRange(1, layers - (k - 1 - s) + 1);
+                stages.push_back({t, l});
+                layers -= l;
+            }
+            const Placement p = scorePlacement(model, stages);
+            RC_PRE(p.valid); // skip splits that overfill a stage
+            const PipelineBounds bounds(model, k);
+            RC_ASSERT(bounds.lowerIterS(counts) <= p.iterationS * (1 + 1e-12));
+            // And after every placed prefix, as the order search uses it.
+            double prefF = 0, prefW = 0, maxB = 0;
+            int rest = model.layers();
+            for (int s = 0; s < k; ++s) {
+                const auto t = model.stageTimes(stages[static_cast<std::size_t>(s)].gpu,
+                                                stages[static_cast<std::size_t>(s)].layers, s, k);
+                prefF += t.forwardS;
+                prefW += t.forwardS + t.backwardS;
+                maxB = std::max(maxB, t.backwardS);
+                rest -= stages[static_cast<std::size_t>(s)].layers;
+                --counts[static_cast<std::size_t>(stages[static_cast<std::size_t>(s)].gpu)];
+                RC_ASSERT(bounds.restLowerS(prefF, prefW, maxB, rest, counts, k - 1 - s) <= p.iterationS * (1 + 1e-12));
+            }
         });
     }
 
