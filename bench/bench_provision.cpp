@@ -4,6 +4,7 @@
 #include "hardware/gpu_catalog.h"
 #include "provision/estimator_profile.h"
 #include "provision/provision.h"
+#include "provision/strategies.h"
 #include "workload/model_library.h"
 
 #include <benchmark/benchmark.h>
@@ -65,7 +66,29 @@ void runCase(benchmark::State& state, Strategy strategy, double bandwidthGbitS)
     state.counters["expanded"] = static_cast<double>(expanded);
 }
 
+/** Optimal, with what Espresso's plan leaves it to search (estimateOptimal) as counters. */
+void runOptimal(benchmark::State& state, double bandwidthGbitS)
+{
+    runCase(state, Strategy::Optimal, bandwidthGbitS);
+    const Case& c = kCases[state.range(0)];
+    ProvisionJob job;
+    job.model = workload::resolveModel(kDir + c.model + ".json");
+    job.training.globalBatch = c.batch;
+    job.training.seq = c.seq;
+    job.training.recompute = workload::Recompute::Full;
+    job.iterations = 100;
+    job.sloS = c.sloS;
+    job.interBandwidthGbitS = bandwidthGbitS;
+    const EstimatorProfileSource source({{"a30", 0.43}, {"a6000", 0.47}, {"a4000", 0.55}, {"rtx3090", 0.45}});
+    const auto e = estimateOptimal(job, juchiPool(), source);
+    state.counters["multisets"] = static_cast<double>(e.multisets);
+    state.counters["surviving"] = static_cast<double>(e.candidates);
+    state.counters["orders"] = e.orders;
+}
+
 void BM_Espresso(benchmark::State& s) { runCase(s, Strategy::Espresso, 2.5); }
+void BM_Optimal(benchmark::State& s) { runOptimal(s, 2.5); }
+void BM_OptimalCodeBandwidth(benchmark::State& s) { runOptimal(s, 2.5 * 8 * 1.073741824); }
 void BM_EspressoCodeBandwidth(benchmark::State& s) { runCase(s, Strategy::Espresso, 2.5 * 8 * 1.073741824); }
 void BM_WhalePlus(benchmark::State& s) { runCase(s, Strategy::WhalePlus, 2.5); }
 void BM_HphPlus(benchmark::State& s) { runCase(s, Strategy::HphPlus, 2.5); }
@@ -78,5 +101,7 @@ BENCHMARK(BM_EspressoCodeBandwidth)->DenseRange(0, 3)->Unit(benchmark::kMillisec
 BENCHMARK(BM_WhalePlus)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HphPlus)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_SiaPlus)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Optimal)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_OptimalCodeBandwidth)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

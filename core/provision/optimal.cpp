@@ -334,24 +334,31 @@ ProvisionResult provisionOptimal(const ProvisionJob& job, const std::vector<Pool
                                 options.optimalBudgetS));
     SearchState state(job, pool, options, cancel);
     offerSeed(space, seed, state);
-    runOptimal(space, job, state, false);
-    ProvisionResult result = state.finish();
-    if (!result.feasible) {
+    SearchStats fastStats;
+    if (!seed.feasible && job.sloS > 0) {
+        // Espresso misses the SLO. The fastest plan of the space comes first: when even it misses,
+        // that proves no plan meets the SLO (and it is the answer); otherwise it is a feasible
+        // incumbent for the cost search, which then never runs without a cost cut-off.
         ProvisionJob relaxed = job;
         relaxed.sloS = 0;
         ProvisionOptions quiet = options;
         quiet.recordEvaluated = false;
-        SearchState second(relaxed, pool, quiet, cancel);
-        offerSeed(space, seed, second);
-        runOptimal(space, relaxed, second, true);
-        if (const ProvisionPlan* fastest = second.fastest()) {
-            result.hasPlan = true;
-            result.plan = *fastest;
-        }
-        const auto stats = second.finish().stats;
-        result.stats.expanded += stats.expanded;
-        result.stats.placements += stats.placements;
+        SearchState fast(relaxed, pool, quiet, cancel);
+        offerSeed(space, seed, fast);
+        runOptimal(space, relaxed, fast, true);
+        const ProvisionPlan* fastest = fast.fastest();
+        if (fastest)
+            state.offer({true, fastest->stages, fastest->iterationS}, fastest->dp);
+        fastStats = fast.finish().stats;
     }
+    // When even the fastest plan misses the SLO, finish() returns it (already offered).
+    const bool provenInfeasible = !seed.feasible && job.sloS > 0 && !state.hasFeasible();
+    if (!provenInfeasible)
+        runOptimal(space, job, state, false);
+    ProvisionResult result = state.finish();
+    result.stats.expanded += fastStats.expanded;
+    result.stats.placements += fastStats.placements;
+    result.stats.prunedTcp += fastStats.prunedTcp;
     result.stats.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
