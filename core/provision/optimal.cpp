@@ -129,12 +129,12 @@ public:
         m_left = counts;
         m_stages.assign(static_cast<std::size_t>(m_k), {});
         if (m_k >= 1)
-            dfs(0, m_model.layers(), 0, 0, 0);
+            dfs(0, m_model.layers(), 0, 0, 0, -INFINITY);
         return m_best;
     }
 
 private:
-    void dfs(int s, int rest, double prefF, double prefB, double maxB)
+    void dfs(int s, int rest, double prefF, double prefB, double maxB, double idleBase)
     {
         if (m_state) {
             m_state->checkCancel();
@@ -165,18 +165,23 @@ private:
                 if (stageLower >= m_cap)
                     break; // grows with l
                 m_stages[static_cast<std::size_t>(s)] = {t, l};
+                if (!last && idleBase + prefF + prefB + f + b + m_bounds.minWorkS(rest - l, m_left, later) >= m_cap)
+                    continue; // an earlier stage's idle time, now that this stage's work is known
                 if (last) {
                     leaf();
                     continue;
                 }
-                // It also idles until micro-batch 0 returns from the later stages.
+                // It also idles until micro-batch 0 returns from the later stages. That holds for every
+                // placed stage j: T >= idle_j + (work of all placed stages) + (least work of the rest),
+                // idle_j = stageLower_j - early_j f_j + 2 (k - 1 - j) p - W_{<=j}; keep the largest.
                 const double after = m_bounds.minWorkS(rest - l, m_left, later);
                 if (stageLower + std::max(0.0, after + 2 * later * p2p - early * f) >= m_cap)
                     continue;
-                if (m_bounds.restLowerS(prefF + f, prefF + prefB + f + b, std::max(maxB, b), rest - l, m_left, later)
-                    >= m_cap)
+                const double placedW = prefF + prefB + f + b;
+                const double idle = std::max(idleBase, stageLower - early * f + 2 * later * p2p - placedW);
+                if (m_bounds.restLowerS(prefF + f, placedW, std::max(maxB, b), rest - l, m_left, later) >= m_cap)
                     continue;
-                dfs(s + 1, rest - l, prefF + f, prefB + b, std::max(maxB, b));
+                dfs(s + 1, rest - l, prefF + f, prefB + b, std::max(maxB, b), idle);
             }
             ++left;
         }
