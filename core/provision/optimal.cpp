@@ -1,7 +1,7 @@
 #include "provision/allocator.h"
 #include "provision/cmr_placer.h"
-#include "provision/pipeline_bounds.h"
 #include "provision/iteration_time.h"
+#include "provision/pipeline_bounds.h"
 #include "provision/search_state.h"
 #include "provision/strategies.h"
 

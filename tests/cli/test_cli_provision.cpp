@@ -78,6 +78,33 @@ private slots:
         }
     }
 
+    void optimalAnswersTheFullClusterAndRefusesATinyBudget()
+    {
+        // LLaMA-3B on all 56 GPUs of the paper at its Table IV SLO: Optimal answers (it used to refuse).
+        const std::string dir = sourcePath("docs/experiments/espresso/");
+        std::vector<std::string> args = {cliPath(), "provision", "--model", dir + "llama-3b.json", "--seq", "4096",
+                                         "--batch", "32", "--iterations", "100", "--slo-s", "3700", "--gpus",
+                                         "a6000:8,a30:16,rtx3090:16,a4000:16", "--catalog", dir + "juchi-gpus.json",
+                                         "--efficiency", "a30:0.43,a6000:0.47,a4000:0.55,rtx3090:0.45", "--json",
+                                         "--strategy"};
+        auto optimal = args;
+        optimal.push_back("optimal");
+        auto espresso = args;
+        espresso.push_back("espresso");
+        const auto o = run(optimal);
+        const auto e = run(espresso);
+        QVERIFY(o.is_object() && e.is_object());
+        QVERIFY(o["feasible"].get<bool>());
+        QVERIFY(o["cost"].get<double>() <= e["cost"].get<double>() * (1 + 1e-9));
+        // A budget below what the surviving stage orders need is refused up front, with exit 2.
+        optimal.push_back("--optimal-budget-s");
+        optimal.push_back("0");
+        const auto r = runCommand(optimal);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.find("optimal") != std::string::npos && r.err.find("survive") != std::string::npos,
+                 r.err.c_str());
+    }
+
     void pruningSwitchesChangeTheSearchNotTheContract()
     {
         auto args = provisionArgs("espresso");
