@@ -129,12 +129,12 @@ public:
         m_left = counts;
         m_stages.assign(static_cast<std::size_t>(m_k), {});
         if (m_k >= 1)
-            dfs(0, m_model.layers(), 0, 0, 0, -INFINITY);
+            dfs(0, m_model.layers(), 0, 0, 0, -INFINITY, -INFINITY, -INFINITY);
         return m_best;
     }
 
 private:
-    void dfs(int s, int rest, double prefF, double prefB, double maxB, double idleBase)
+    void dfs(int s, int rest, double prefF, double prefB, double maxB, double idleBase, double maxSync, double pairs)
     {
         if (m_state) {
             m_state->checkCancel();
@@ -165,8 +165,6 @@ private:
                 if (stageLower >= m_cap)
                     break; // grows with l
                 m_stages[static_cast<std::size_t>(s)] = {t, l};
-                if (!last && idleBase + prefF + prefB + f + b + m_bounds.minWorkS(rest - l, m_left, later) >= m_cap)
-                    continue; // an earlier stage's idle time, now that this stage's work is known
                 if (last) {
                     leaf();
                     continue;
@@ -179,9 +177,19 @@ private:
                     continue;
                 const double placedW = prefF + prefB + f + b;
                 const double idle = std::max(idleBase, stageLower - early * f + 2 * later * p2p - placedW);
+                // A stage j syncs after its last backward, which waits for the last backward of every
+                // later stage i, itself after i idled as above: for j <= i,
+                //   T >= sync_j + W_total + (m - 1) W_i - early_i f_i,
+                //   sync_j = w_j + F_{<j} - W_{<j} + (2k - 2 - j) p.
+                const double sync = std::max(maxSync, c + prefF - (prefF + prefB) + (2 * m_k - 2 - s) * p2p);
+                const double pair = std::max(pairs, sync + (m - 1) * (f + b) - early * f);
+                const double restPair =
+                    sync + (m - 1) * m_bounds.maxBackwardLowerS(rest - l, m_left); // i among the later stages
+                if (std::max({idle, pair, restPair}) + placedW + after >= m_cap)
+                    continue;
                 if (m_bounds.restLowerS(prefF + f, placedW, std::max(maxB, b), rest - l, m_left, later) >= m_cap)
                     continue;
-                dfs(s + 1, rest - l, prefF + f, prefB + b, std::max(maxB, b), idle);
+                dfs(s + 1, rest - l, prefF + f, prefB + b, std::max(maxB, b), idle, sync, pair);
             }
             ++left;
         }

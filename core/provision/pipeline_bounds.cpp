@@ -81,6 +81,11 @@ double waterLevel(int layers, const std::vector<int>& counts, const std::vector<
 
 } // namespace
 
+double PipelineBounds::maxBackwardLowerS(int layers, const std::vector<int>& counts) const
+{
+    return waterLevel(layers, counts, m_backward);
+}
+
 double PipelineBounds::lowerIterS(const std::vector<int>& counts) const
 {
     return restLowerS(0, 0, 0, m_layers, counts, m_k);

@@ -36,6 +36,8 @@ public:
     int capacity(const std::vector<int>& counts) const;
     /** Least sum of per-layer f + b over `stages` stages of `counts` holding `layers`; +inf when impossible. */
     double minWorkS(int layers, const std::vector<int>& counts, int stages) const;
+    /** Least possible largest b among `counts` holding `layers` (fractional water-filling). */
+    double maxBackwardLowerS(int layers, const std::vector<int>& counts) const;
     /** Lower bound for the whole multiset (k stages, all layers); +inf when it cannot hold the model. */
     double lowerIterS(const std::vector<int>& counts) const;
     /**
