@@ -1,5 +1,7 @@
 // Run store cost against simulation cost: storing a run must not dominate making it.
 // Figures and the command line: docs/performance.md, "Run store".
+#include "synthetic_workload.h"
+
 #include "hardware/gpu_layout.h"
 #include "io/scenario.h"
 #include "sim/run_policies.h"
@@ -77,8 +79,8 @@ std::string freshPath()
 void setCounters(benchmark::State& state, const sim::RunResult& r)
 {
     state.counters["jobs"] = static_cast<double>(r.jobs.size());
-    state.counters["rows"] = static_cast<double>(r.jobs.size() + r.intervals.size() + r.utilization.size() +
-                                                 r.decisions.size());
+    state.counters["rows"] =
+        static_cast<double>(r.jobs.size() + r.intervals.size() + r.utilization.size() + r.decisions.size());
 }
 
 /** The simulation alone: what storing is compared with. */
@@ -142,6 +144,58 @@ void BM_SimulateFifoStoringIncrementally(benchmark::State& state)
     setCounters(state, p.fifo);
 }
 
+/** The simulator benchmark's 100,000 jobs on 10,000 GPUs (bench_simulator), simulated once with `policy`. */
+const sim::RunResult& bigRun(const std::string& policy)
+{
+    static std::map<std::string, sim::RunResult> runs;
+    auto it = runs.find(policy);
+    if (it == runs.end())
+        it = runs.emplace(policy, sim::runPolicies(bench::syntheticWorkload(), {policy}, 0).front()).first;
+    return it->second;
+}
+
+store::RunInfo bigInfo(const std::string& policy)
+{
+    const auto& w = bench::syntheticWorkload();
+    store::RunInfo info;
+    info.scenarioName = "bench 10k GPUs";
+    info.scenarioJson = "{}";
+    info.policy = policy;
+    for (int t = 0; t < w.typeCount(); ++t) {
+        info.gpuTypes.push_back(w.type(t).name);
+        info.gpusByType.push_back(w.gpusOfType(t));
+        info.priceUsdPerHourByType.push_back(w.type(t).priceUsdPerHour);
+    }
+    info.layout = hardware::gpuLayoutOf(w.cluster());
+    return info;
+}
+
+/** Simulating the 10,000-GPU workload (as bench_simulator's BM_Synthetic), for comparison with storing it. */
+void BM_SimulateBig(benchmark::State& state, const std::string& policy)
+{
+    const auto& w = bench::syntheticWorkload();
+    for (auto _ : state) {
+        auto runs = sim::runPolicies(w, {policy}, 0);
+        benchmark::DoNotOptimize(runs);
+    }
+    setCounters(state, bigRun(policy));
+}
+
+/** Storing that run (its 10,000 GPUs included) in a new file. */
+void BM_StoreBig(benchmark::State& state, const std::string& policy)
+{
+    const auto& run = bigRun(policy);
+    const auto info = bigInfo(policy);
+    for (auto _ : state) {
+        state.PauseTiming();
+        const auto path = freshPath();
+        state.ResumeTiming();
+        store::RunStore db(path);
+        benchmark::DoNotOptimize(db.storeRun(info, run));
+    }
+    setCounters(state, run);
+}
+
 /** Reading a run back (what the GUI does when a run is opened). */
 void BM_LoadRun(benchmark::State& state)
 {
@@ -161,5 +215,10 @@ BENCHMARK(BM_SimulateTiresias)->Arg(100000)->Unit(benchmark::kMillisecond)->MinT
 BENCHMARK(BM_StoreRun)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_SimulateFifoStoringIncrementally)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_LoadRun)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+BENCHMARK_CAPTURE(BM_SimulateBig, fifo, std::string("fifo"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_StoreBig, fifo, std::string("fifo"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_SimulateBig, tiresias, std::string("tiresias"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_StoreBig, tiresias, std::string("tiresias"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 BENCHMARK_MAIN();
