@@ -60,7 +60,7 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
     // Megatron's rank order: tp innermost, then dp, then pp.
     const bool dpCrossesNodes = t * d > gpusPerNode;
     const bool ppCrossesNodes = stagesOnSeparateNodes || t * d >= gpusPerNode;
-    const StateBytes bytes = stateBytes(config.precision, config.optimizer);
+    const StateBytes bytes = stateBytes(config);
 
     double slowestMicroBatchS = 0, slowestDpS = 0, slowestStepS = 0, peakSum = 0;
     for (int i = 0; i < p; ++i) {

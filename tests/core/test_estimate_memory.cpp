@@ -191,7 +191,9 @@ private slots:
         // Logits gradient, plus the allocator slack of 10% of the per-step allocations.
         QVERIFY(std::abs(r.temporaryGiB() * kGiB - (logits + 0.1 * (act + logits))) < 1);
         QCOMPARE(r.contextGiB, 0.5);
-        QVERIFY(std::abs(r.allocatedGiB() - (r.totalGiB() - 0.5)) < 1e-12);
+        QVERIFY(std::abs(r.slackGiB * kGiB - 0.1 * (act + logits)) < 1);
+        QVERIFY(std::abs(r.reservedGiB() - (r.totalGiB() - 0.5)) < 1e-12);
+        QVERIFY(std::abs(r.allocatedGiB() - (r.totalGiB() - 0.5 - r.slackGiB)) < 1e-12);
     }
 
     // Full mode options against hand-derived per-layer terms (LLaMA-2 7B: no dropout, gated MLP).
