@@ -76,9 +76,11 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
         activations += inFlight * s * b * h / spDiv; // embedding dropout mask (Korthikanti sec. 4.3)
     if (stage == p - 1) {
         // Final norm input and head input, then the logits the loss keeps in fp32 (Korthikanti sec. 4.3:
-        // 4sbv/t); their gradient is materialised at the start of backward, on top of everything else.
+        // 4sbv/t). At the start of backward the loss's gradient replaces the saved fp32 softmax in place
+        // (Megatron's vocab-parallel cross entropy) and is cast to the compute precision for the head's
+        // backward: e sbv/t on top of everything else. Under autocast the fp32 gradient is a new tensor.
         activations += 2 * e * s * b * h / spDiv + 4 * s * b * V / t;
-        temporary += 4 * s * b * V / t;
+        temporary += (amp ? 4 : e) * s * b * V / t;
     }
     if (amp) {
         // Autocast caches the half copy of every weight it casts, for the whole forward and backward.
