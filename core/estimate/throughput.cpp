@@ -91,7 +91,12 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
     const double pipelineS = (shape.microBatches + p - 1) * slowestMicroBatchS;
 
     ThroughputEstimate out;
-    out.iterationS = pipelineS + slowestDpS + slowestStepS;
+    // ZeRO-3 / FSDP gathers each layer's weights ahead of use and reduce-scatters its gradients during
+    // backward (Rajbhandari et al. 2020 sec. 7; PyTorch FSDP prefetching): the data-parallel traffic runs
+    // under the compute, and only what exceeds it is exposed. Stages 0-2 follow Megatron 2021's default of
+    // an all-reduce after the backward pass (not overlapped).
+    const double dataParallelS = config.zeroStage >= 3 ? std::max(0.0, slowestDpS - pipelineS) : slowestDpS;
+    out.iterationS = pipelineS + dataParallelS + slowestStepS;
     const double samples = double(shape.microBatch) * shape.microBatches * d;
     const double n = par.gpus();
     out.samplesPerS = samples / out.iterationS;
