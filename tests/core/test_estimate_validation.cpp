@@ -20,8 +20,8 @@ using namespace orrery::estimate;
 namespace {
 
 // Reported in docs/models/memory.md and docs/models/throughput.md; keep in step.
-constexpr double kReportedMemoryAccuracy = 0.963;     // mean of 1 - |pred - meas| / meas, full-training rows
-constexpr double kReportedThroughputError = 0.099;    // mean |pred - meas| / meas of TFLOP/s per GPU
+constexpr double kReportedMemoryAccuracy = 0.958;     // mean of 1 - |pred - meas| / meas, full-training rows
+constexpr double kReportedThroughputError = 0.118;    // mean |pred - meas| / meas of TFLOP/s per GPU
 constexpr double kTolerance = 0.005;
 
 using Row = std::map<std::string, std::string>;
