@@ -38,7 +38,7 @@ struct MemoryBreakdown
      * torch.cuda.max_memory_allocated().
      */
     double slackGiB = 0;
-    /** Part of overheadGiB: transient buffers (logits, loss, communication buckets) alive at the peak, and the slack. */
+    /** Part of overheadGiB: transient buffers (logits, loss, communication buckets) at the peak, and the slack. */
     double temporaryGiB() const { return overheadGiB - contextGiB; }
     /** What the caching allocator has reserved at the peak (totalGiB without the CUDA/framework context). */
     double reservedGiB() const { return totalGiB() - contextGiB; }

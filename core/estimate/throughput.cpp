@@ -46,7 +46,8 @@ hardware::Link dataParallelLink(const hardware::Link& interNode, const hardware:
 {
     const int ranksPerNode = std::clamp(gpusPerNode / std::max(1, t), 1, d);
     hardware::Link link = interNode;
-    link.bandwidthGBps = std::min(interNode.bandwidthGBps * ranksPerNode, std::max(interNode.bandwidthGBps, intraNode.bandwidthGBps));
+    link.bandwidthGBps =
+        std::min(interNode.bandwidthGBps * ranksPerNode, std::max(interNode.bandwidthGBps, intraNode.bandwidthGBps));
     return link;
 }
 
@@ -96,7 +97,8 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         // Data parallel: ring all-reduce of the gradients (ZeRO-1/2: reduce-scatter + all-gather, the same
         // volume; ZeRO-3 gathers the weights once more: 1.5x, Rajbhandari et al. sec. 7).
         const double volume = params * bytes.gradients * (config.zeroStage >= 3 ? 1.5 : 1.0);
-        slowestDpS = std::max(slowestDpS, ringAllReduceS(volume, d, dpCrossesNodes ? dataParallelLink(interNode, intra, t, d, gpusPerNode) : intra));
+        const hardware::Link dpLink = dpCrossesNodes ? dataParallelLink(interNode, intra, t, d, gpusPerNode) : intra;
+        slowestDpS = std::max(slowestDpS, ringAllReduceS(volume, d, dpLink));
         // Optimizer step: memory-bound pass over weights, gradients and (read + write) optimizer states.
         const double stepBytes = params / (config.zeroStage >= 1 ? d : 1) * (bytes.weights + bytes.gradients + 2 * bytes.optimizer);
         slowestStepS = std::max(slowestStepS, gpu.memoryBandwidthGBps > 0 ? stepBytes / (gpu.memoryBandwidthGBps * 1e9) : 0.0);

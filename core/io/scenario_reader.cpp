@@ -125,7 +125,8 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         c.autocast = o.boolean("autocast", false);
         c.fp32Grads = o.boolean("fp32_grads", false);
         if (c.fp32Grads && c.precision == Precision::FP32)
-            o.fail("fp32_grads", "only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 training has fp32 gradients)");
+            o.fail("fp32_grads",
+                   "only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 training has fp32 gradients)");
         job.iterations = o.positiveNumber("iterations");
         for (const char* k : {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor"})
             if (o.has(k))

@@ -128,7 +128,8 @@ private slots:
         r = runCommand({cliPath(), "memory", "--model", "gpt2-124m", "--batch", "8", "--recompute", "some"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.find("--recompute: expected one of none, selective, full") != std::string::npos);
-        r = runCommand({cliPath(), "memory", "--model", "gpt2-124m", "--batch", "8", "--precision", "fp32", "--fp32-grads"});
+        r = runCommand(
+            {cliPath(), "memory", "--model", "gpt2-124m", "--batch", "8", "--precision", "fp32", "--fp32-grads"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.find("--fp32-grads: only meaningful with --precision bf16 or fp16") != std::string::npos);
         r = runCommand({cliPath(), "throughput", "--model", "gpt2-124m", "--batch", "8", "--gpu", "a100-40"});

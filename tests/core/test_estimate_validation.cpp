@@ -85,7 +85,8 @@ private slots:
         QVERIFY(rows.size() >= 5);
         double sum = 0;
         int n = 0;
-        std::string table = "| id | source | measured GiB | kind | predicted GiB | accuracy |\n|---|---|---|---|---|---|\n";
+        std::string table =
+            "| id | source | measured GiB | kind | predicted GiB | accuracy |\n|---|---|---|---|---|---|\n";
         std::map<std::string, std::pair<double, int>> perSource;
         for (const Row& r : rows) {
             // A library name, or a model file under data/validation/models/ for models outside the library.
@@ -108,8 +109,8 @@ private slots:
             // `stage`: the pipeline stage of the rank that logged the figure (Megatron logs the last rank);
             // empty: the source reports the largest stage (or there is no pipeline).
             const std::string stage = r.at("stage");
-            const MemoryBreakdown m = stage.empty() ? estimateMemory(model, c, par)
-                                                    : estimateStageMemory(model, c, par, std::stoi(stage));
+            const MemoryBreakdown m =
+                stage.empty() ? estimateMemory(model, c, par) : estimateStageMemory(model, c, par, std::stoi(stage));
             const std::string kind = r.at("kind");
             QVERIFY2(kind == "device" || kind == "allocated" || kind == "reserved", kind.c_str());
             // allocated: torch.cuda.max_memory_allocated (live tensors); reserved: plus the allocator's slack;
@@ -131,7 +132,8 @@ private slots:
         const double mean = sum / n;
         table += fmt::format("| **mean (full training, {} rows)** | | | | | **{:.1f}%** |\n", n, 100 * mean);
         for (const auto& [group, acc] : perSource)
-            table += fmt::format("| mean of {} ({} rows) | | | | | {:.1f}% |\n", group, acc.second, 100 * acc.first / acc.second);
+            table += fmt::format("| mean of {} ({} rows) | | | | | {:.1f}% |\n", group, acc.second,
+                                 100 * acc.first / acc.second);
         qInfo("\n%s", table.c_str());
         QVERIFY2(mean >= kReportedMemoryAccuracy - kTolerance, fmt::format("mean accuracy {:.4f}", mean).c_str());
     }
