@@ -2,7 +2,6 @@
 // Figures and the command line: docs/performance.md, "Run store".
 #include "synthetic_workload.h"
 
-#include "hardware/gpu_layout.h"
 #include "io/scenario.h"
 #include "sim/run_policies.h"
 #include "store/run_store.h"
@@ -59,12 +58,7 @@ store::RunInfo infoOf(const Prepared& p)
     info.scenarioName = p.scenario.name;
     info.scenarioJson = io::scenarioToJson(p.scenario).dump();
     info.policy = "fifo";
-    for (int t = 0; t < p.workload.typeCount(); ++t) {
-        info.gpuTypes.push_back(p.workload.type(t).name);
-        info.gpusByType.push_back(p.workload.gpusOfType(t));
-        info.priceUsdPerHourByType.push_back(p.workload.type(t).priceUsdPerHour);
-    }
-    info.layout = hardware::gpuLayoutOf(p.workload.cluster());
+    store::setClusterOf(info, p.workload);
     return info;
 }
 
@@ -161,12 +155,7 @@ store::RunInfo bigInfo(const std::string& policy)
     info.scenarioName = "bench 10k GPUs";
     info.scenarioJson = "{}";
     info.policy = policy;
-    for (int t = 0; t < w.typeCount(); ++t) {
-        info.gpuTypes.push_back(w.type(t).name);
-        info.gpusByType.push_back(w.gpusOfType(t));
-        info.priceUsdPerHourByType.push_back(w.type(t).priceUsdPerHour);
-    }
-    info.layout = hardware::gpuLayoutOf(w.cluster());
+    store::setClusterOf(info, w);
     return info;
 }
 
