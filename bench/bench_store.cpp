@@ -185,6 +185,18 @@ void BM_StoreBig(benchmark::State& state, const std::string& policy)
     setCounters(state, run);
 }
 
+/** Creating an empty store (schema and migrations): the fixed part of the store benchmarks above. */
+void BM_CreateStore(benchmark::State& state)
+{
+    for (auto _ : state) {
+        state.PauseTiming();
+        const auto path = freshPath();
+        state.ResumeTiming();
+        store::RunStore db(path);
+        benchmark::DoNotOptimize(db.path());
+    }
+}
+
 /** Reading a run back (what the GUI does when a run is opened). */
 void BM_LoadRun(benchmark::State& state)
 {
@@ -209,5 +221,7 @@ BENCHMARK_CAPTURE(BM_SimulateBig, fifo, std::string("fifo"))->Unit(benchmark::kM
 BENCHMARK_CAPTURE(BM_StoreBig, fifo, std::string("fifo"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK_CAPTURE(BM_SimulateBig, tiresias, std::string("tiresias"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK_CAPTURE(BM_StoreBig, tiresias, std::string("tiresias"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+BENCHMARK(BM_CreateStore)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 BENCHMARK_MAIN();
