@@ -3,6 +3,8 @@
 //
 //   cmake --preset release -DORRERY_BUILD_BENCH=ON -DORRERY_WITH_GUI=OFF && cmake --build build-release -j2
 //   build-release/bench/bench_simulator --benchmark_filter=Synthetic/fifo   (one per process for peak memory)
+#include "synthetic_workload.h"
+
 #include "io/scenario.h"
 #include "sched/registry.h"
 #include "sim/reference_scaling.h"
@@ -30,47 +32,6 @@ double peakRssMiB()
     return static_cast<double>(usage.ru_maxrss) / 1024.0; // KiB on Linux
 }
 
-/** 10,000 GPUs: 500 A100 + 500 V100 + 250 RTX 2080 Ti nodes of 8. */
-hardware::Cluster bigCluster()
-{
-    std::vector<hardware::NodeGroup> groups = {{"a100", "a100-40gb-sxm", 500, 8, std::nullopt},
-                                               {"v100", "v100-16gb", 500, 8, std::nullopt},
-                                               {"rtx", "rtx2080ti", 250, 8, std::nullopt}};
-    return hardware::Cluster(groups, hardware::Link{hardware::LinkKind::InfiniBand, 25, 2},
-                             hardware::GpuCatalog::builtin());
-}
-
-/**
- * 100,000 jobs: Poisson arrivals at 1.1 jobs/s, GPU demands 1/1/1/2/4/8, log-normal durations
- * (median 30 min, mean about 1 h, capped at 2 days) measured on a V100: about 95% of the cluster's V100-equivalent capacity, so queues form.
- */
-const sim::PreparedWorkload& syntheticWorkload()
-{
-    static const auto workload = [] {
-        std::mt19937_64 rng(42);
-        std::exponential_distribution<double> gap(1.1);
-        std::lognormal_distribution<double> duration(std::log(1800.0), 1.2);
-        const int demands[] = {1, 1, 1, 2, 4, 8};
-        std::uniform_int_distribution<int> pick(0, 5);
-        std::vector<workload::Job> jobs;
-        jobs.reserve(100000);
-        double t = 0;
-        for (int i = 0; i < 100000; ++i) {
-            t += gap(rng);
-            workload::Job j;
-            j.id = std::to_string(i);
-            j.arrivalS = t;
-            j.gpus = demands[pick(rng)];
-            j.durationS = std::min(std::max(duration(rng), 60.0), 172800.0);
-            jobs.push_back(std::move(j));
-        }
-        io::ScenarioOptions options;
-        auto source = std::make_shared<sim::ReferenceScaling>(hardware::GpuCatalog::builtin(), options.referenceGpu);
-        return std::make_unique<sim::PreparedWorkload>(bigCluster(), std::move(jobs), source, options);
-    }();
-    return *workload;
-}
-
 void report(benchmark::State& state, const sim::RunResult& r)
 {
     state.counters["events"] = static_cast<double>(r.events);
@@ -89,7 +50,7 @@ void report(benchmark::State& state, const sim::RunResult& r)
 
 void BM_Synthetic(benchmark::State& state, const std::string& policyName)
 {
-    const auto& w = syntheticWorkload();
+    const auto& w = bench::syntheticWorkload();
     sim::RunResult last;
     for (auto _ : state) {
         auto policy = sched::makePolicy(policyName);

@@ -1,6 +1,7 @@
 // Run store cost against simulation cost: storing a run must not dominate making it.
 // Figures and the command line: docs/performance.md, "Run store".
-#include "hardware/gpu_layout.h"
+#include "synthetic_workload.h"
+
 #include "io/scenario.h"
 #include "sim/run_policies.h"
 #include "store/run_store.h"
@@ -57,12 +58,7 @@ store::RunInfo infoOf(const Prepared& p)
     info.scenarioName = p.scenario.name;
     info.scenarioJson = io::scenarioToJson(p.scenario).dump();
     info.policy = "fifo";
-    for (int t = 0; t < p.workload.typeCount(); ++t) {
-        info.gpuTypes.push_back(p.workload.type(t).name);
-        info.gpusByType.push_back(p.workload.gpusOfType(t));
-        info.priceUsdPerHourByType.push_back(p.workload.type(t).priceUsdPerHour);
-    }
-    info.layout = hardware::gpuLayoutOf(p.workload.cluster());
+    store::setClusterOf(info, p.workload);
     return info;
 }
 
@@ -77,8 +73,8 @@ std::string freshPath()
 void setCounters(benchmark::State& state, const sim::RunResult& r)
 {
     state.counters["jobs"] = static_cast<double>(r.jobs.size());
-    state.counters["rows"] = static_cast<double>(r.jobs.size() + r.intervals.size() + r.utilization.size() +
-                                                 r.decisions.size());
+    state.counters["rows"] =
+        static_cast<double>(r.jobs.size() + r.intervals.size() + r.utilization.size() + r.decisions.size());
 }
 
 /** The simulation alone: what storing is compared with. */
@@ -142,6 +138,65 @@ void BM_SimulateFifoStoringIncrementally(benchmark::State& state)
     setCounters(state, p.fifo);
 }
 
+/** The simulator benchmark's 100,000 jobs on 10,000 GPUs (bench_simulator), simulated once with `policy`. */
+const sim::RunResult& bigRun(const std::string& policy)
+{
+    static std::map<std::string, sim::RunResult> runs;
+    auto it = runs.find(policy);
+    if (it == runs.end())
+        it = runs.emplace(policy, sim::runPolicies(bench::syntheticWorkload(), {policy}, 0).front()).first;
+    return it->second;
+}
+
+store::RunInfo bigInfo(const std::string& policy)
+{
+    const auto& w = bench::syntheticWorkload();
+    store::RunInfo info;
+    info.scenarioName = "bench 10k GPUs";
+    info.scenarioJson = "{}";
+    info.policy = policy;
+    store::setClusterOf(info, w);
+    return info;
+}
+
+/** Simulating the 10,000-GPU workload (as bench_simulator's BM_Synthetic), for comparison with storing it. */
+void BM_SimulateBig(benchmark::State& state, const std::string& policy)
+{
+    const auto& w = bench::syntheticWorkload();
+    for (auto _ : state) {
+        auto runs = sim::runPolicies(w, {policy}, 0);
+        benchmark::DoNotOptimize(runs);
+    }
+    setCounters(state, bigRun(policy));
+}
+
+/** Storing that run (its 10,000 GPUs included) in a new file. */
+void BM_StoreBig(benchmark::State& state, const std::string& policy)
+{
+    const auto& run = bigRun(policy);
+    const auto info = bigInfo(policy);
+    for (auto _ : state) {
+        state.PauseTiming();
+        const auto path = freshPath();
+        state.ResumeTiming();
+        store::RunStore db(path);
+        benchmark::DoNotOptimize(db.storeRun(info, run));
+    }
+    setCounters(state, run);
+}
+
+/** Creating an empty store (schema and migrations): the fixed part of the store benchmarks above. */
+void BM_CreateStore(benchmark::State& state)
+{
+    for (auto _ : state) {
+        state.PauseTiming();
+        const auto path = freshPath();
+        state.ResumeTiming();
+        store::RunStore db(path);
+        benchmark::DoNotOptimize(db.path());
+    }
+}
+
 /** Reading a run back (what the GUI does when a run is opened). */
 void BM_LoadRun(benchmark::State& state)
 {
@@ -161,5 +216,12 @@ BENCHMARK(BM_SimulateTiresias)->Arg(100000)->Unit(benchmark::kMillisecond)->MinT
 BENCHMARK(BM_StoreRun)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_SimulateFifoStoringIncrementally)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_LoadRun)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+BENCHMARK_CAPTURE(BM_SimulateBig, fifo, std::string("fifo"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_StoreBig, fifo, std::string("fifo"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_SimulateBig, tiresias, std::string("tiresias"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_StoreBig, tiresias, std::string("tiresias"))->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+BENCHMARK(BM_CreateStore)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 BENCHMARK_MAIN();

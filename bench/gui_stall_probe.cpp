@@ -100,7 +100,7 @@ int main(int argc, char** argv)
         const std::string policy = policies[simulations % 3];
         simClock.start();
         runner.start<sim::RunResult>(
-            QStringLiteral("sim"), [simulate, scenario, policy](TaskContext& ctx) { return simulate(scenario, policy, ctx); }, &app,
+            QStringLiteral("sim"), [simulate, scenario, policy](TaskContext& ctx) { return simulate(scenario, policy, ctx, {}); }, &app,
             [&](sim::RunResult r) {
                 ++simulations;
                 simBusyS += simClock.elapsed() / 1000.0;

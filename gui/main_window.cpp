@@ -147,6 +147,7 @@ void MainWindow::createDocks()
     clusterDock->raise();
 
     m_runManager = new RunManagerPanel(m_document, m_runs, m_runner, coreSimulateFunction());
+    m_runManager->setStorePathProvider([this] { return m_saver->databasePath(); });
     m_history = new RunHistoryPanel(m_runs);
     auto* runDock = dock(tr("Run manager"), QStringLiteral("RunDock"), m_runManager, Qt::RightDockWidgetArea);
     auto* historyDock = dock(tr("Run history"), QStringLiteral("HistoryDock"), m_history, Qt::RightDockWidgetArea);

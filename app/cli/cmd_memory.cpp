@@ -37,7 +37,9 @@ void registerMemoryCommand(CLI::App& app)
                               {"activations_gib", m.activationsGiB},
                               {"overhead_gib", m.overheadGiB},
                               {"context_gib", m.contextGiB},
+                              {"slack_gib", m.slackGiB},
                               {"allocated_gib", m.allocatedGiB()},
+                              {"reserved_gib", m.reservedGiB()},
                               {"total_gib", m.totalGiB()}};
         double capacityGiB = 0;
         if (!args->gpu.empty()) {

@@ -4,7 +4,6 @@
 #include "io/error.h"
 #include "io/scenario.h"
 #include "metrics/metrics.h"
-#include "hardware/gpu_layout.h"
 #include "sched/registry.h"
 #include "sim/run_policies.h"
 #include "store/run_store.h"
@@ -13,12 +12,12 @@
 
 #include <atomic>
 #include <chrono>
-#include <mutex>
-#include <optional>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <stop_token>
 
 #include <unistd.h>
@@ -68,12 +67,7 @@ public:
         options["threads"] = threads;
         info.optionsJson = options.dump();
         info.seed = seed;
-        for (int t = 0; t < workload.typeCount(); ++t) {
-            info.gpuTypes.push_back(workload.type(t).name);
-            info.gpusByType.push_back(workload.gpusOfType(t));
-            info.priceUsdPerHourByType.push_back(workload.type(t).priceUsdPerHour);
-        }
-        info.layout = hardware::gpuLayoutOf(workload.cluster());
+        store::setClusterOf(info, workload);
         for (const auto& p : policies) {
             info.policy = p;
             m_writers.push_back(m_store.beginRun(info));
@@ -93,7 +87,8 @@ public:
     void finish(const std::vector<sim::RunResult>& results)
     {
         for (std::size_t i = 0; i < results.size(); ++i)
-            m_writers[i].finish(results[i], results[i].cancelled ? store::RunStatus::Cancelled : store::RunStatus::Completed);
+            m_writers[i].finish(results[i],
+                                results[i].cancelled ? store::RunStatus::Cancelled : store::RunStatus::Completed);
     }
 
     void fail(const std::string& error)
@@ -216,8 +211,8 @@ void runSimulate(const SimulateArgs& args)
     } else {
         std::cout << fmt::format("{}: {} jobs on {} GPUs ({}), seed {}\n\n", scenario.name, workload.jobCount(),
                                  workload.cluster().totalGpus(), workload.cluster().summary(), seed);
-        Table table({"policy", "done", "avg_jct_h", "p50_h", "p95_h", "p99_h", "queue_h", "makespan_h", "util",
-                     "gpu_h", "cost_usd", "decisions", "wall_s"});
+        Table table({"policy", "done", "avg_jct_h", "p50_h", "p95_h", "p99_h", "queue_h", "makespan_h", "util", "gpu_h",
+                     "cost_usd", "decisions", "wall_s"});
         for (const auto& r : runs) {
             const auto s = metrics::summarize(r);
             cancelled = cancelled || r.cancelled;
@@ -247,8 +242,9 @@ void registerSimulate(CLI::App& app)
     auto* cmd = app.add_subcommand("simulate", "Simulate a scenario under one or more scheduling policies");
     cmd->add_option("scenario", args->file, "Scenario JSON file ('default' for the embedded one)")->required();
     cmd->add_option("--policy", args->policies, "Policy to run (repeatable; default: the scenario's policies)");
-    cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)")
-        ->each([args](const std::string&) { args->seedGiven = true; });
+    cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)")->each([args](const std::string&) {
+        args->seedGiven = true;
+    });
     cmd->add_option("--threads", args->threads, "Policies to simulate in parallel")->check(CLI::PositiveNumber);
     cmd->add_flag("--json", args->json, "Machine-readable output: {\"runs\": [...]}");
     addDbOption(cmd, args->db)->description("Store every run, as it progresses, in this run store (SQLite)");

@@ -26,6 +26,8 @@ void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout)
     cmd->add_flag("--flash-attn", args.flashAttention, "Flash attention (no s^2 attention scores kept)");
     cmd->add_flag("--sequence-parallel", args.sequenceParallel, "Megatron sequence parallelism (with --tp > 1)");
     cmd->add_flag("--autocast", args.autocast, "PyTorch AMP semantics for bf16/fp16 (fp32 states, cached half weights)");
+    cmd->add_flag("--fp32-grads", args.fp32Grads,
+                  "Keep gradients in fp32 with bf16/fp16 (Megatron-Core's bf16 default; 4 B instead of 2 per parameter)");
     cmd->add_option("--mode", args.mode, "Memory model: full (itemised) or frenzy (the paper's formula)")
         ->capture_default_str();
     cmd->add_flag("--json", args.json, "Machine-readable output");
@@ -52,6 +54,7 @@ workload::TrainingConfig trainingConfig(const EstimateArgs& args)
     c.flashAttention = args.flashAttention;
     c.sequenceParallel = args.sequenceParallel;
     c.autocast = args.autocast;
+    c.fp32Grads = args.fp32Grads;
     const auto named = [](const char* option, auto parse, const std::string& text) {
         try {
             return parse(text);
@@ -62,6 +65,8 @@ workload::TrainingConfig trainingConfig(const EstimateArgs& args)
     c.recompute = named("--recompute", workload::recomputeFromString, args.recompute);
     c.precision = named("--precision", workload::precisionFromString, args.precision);
     c.optimizer = named("--optimizer", workload::optimizerFromString, args.optimizer);
+    if (c.fp32Grads && c.precision == workload::Precision::FP32)
+        throw Error("", "--fp32-grads", "only meaningful with --precision bf16 or fp16 (fp32 training has fp32 gradients)");
     return c;
 }
 

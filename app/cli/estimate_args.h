@@ -28,6 +28,7 @@ struct EstimateArgs
     bool flashAttention = false;
     bool sequenceParallel = false;
     bool autocast = false;
+    bool fp32Grads = false;
     std::string mode = "full";
     std::string gpu;
     bool json = false;

@@ -19,7 +19,7 @@ LayerProfile profileLayers(const workload::ModelSpec& model, const workload::Tra
     const double s = profile.seq, b = profile.microBatch, h = model.hidden, V = model.vocab;
     const double tokens = s * b;
     const double e = elementBytes(config.precision);
-    const StateBytes bytes = stateBytes(config.precision, config.optimizer);
+    const StateBytes bytes = stateBytes(config);
     const double perParam = bytes.weights + bytes.gradients + bytes.optimizer;
     const double rate = (config.precision == workload::Precision::FP32 ? gpu.fp32TFlops : gpu.fp16TFlops) * 1e12 *
                         achievableEfficiency(gpu);

@@ -47,8 +47,7 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
 {
     const int t = par.tp, p = par.pp, d = par.dp;
     const bool amp = config.autocast && config.precision != workload::Precision::FP32;
-    // Autocast trains fp32 parameters: the states are those of fp32 training (16 B with Adam, as mixed precision).
-    const StateBytes bytes = stateBytes(amp ? workload::Precision::FP32 : config.precision, config.optimizer);
+    const StateBytes bytes = stateBytes(config);
     const double params = stageParamsPerGpu(model, t, p, stage);
 
     MemoryBreakdown m;
@@ -77,9 +76,11 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
         activations += inFlight * s * b * h / spDiv; // embedding dropout mask (Korthikanti sec. 4.3)
     if (stage == p - 1) {
         // Final norm input and head input, then the logits the loss keeps in fp32 (Korthikanti sec. 4.3:
-        // 4sbv/t); their gradient is materialised at the start of backward, on top of everything else.
+        // 4sbv/t). At the start of backward the loss's gradient replaces the saved fp32 softmax in place
+        // (Megatron's vocab-parallel cross entropy) and is cast to the compute precision for the head's
+        // backward: e sbv/t on top of everything else. Under autocast the fp32 gradient is a new tensor.
         activations += 2 * e * s * b * h / spDiv + 4 * s * b * V / t;
-        temporary += 4 * s * b * V / t;
+        temporary += (amp ? 4 : e) * s * b * V / t;
     }
     if (amp) {
         // Autocast caches the half copy of every weight it casts, for the whole forward and backward.
@@ -92,10 +93,11 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
     // The caching allocator keeps freed blocks of the per-step allocations (activations and transient
     // buffers churn every step, the states do not) and rounds requests up; measured peaks exceed the sum
     // of live tensors by roughly a tenth of that churn (docs/models/memory.md, "Allocator slack").
-    temporary += kAllocatorSlack * (activations + temporary);
+    const double slack = kAllocatorSlack * (activations + temporary);
     m.activationsGiB = activations / kGiB;
     m.contextGiB = contextBytes(par) / kGiB;
-    m.overheadGiB = m.contextGiB + temporary / kGiB;
+    m.slackGiB = slack / kGiB;
+    m.overheadGiB = m.contextGiB + (temporary + slack) / kGiB;
     return m;
 }
 
@@ -119,6 +121,15 @@ MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload:
             worst = m;
     }
     return worst;
+}
+
+MemoryBreakdown estimateStageMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                                    const Parallelism& par, int stage)
+{
+    validate(model, config, par);
+    if (stage < 0 || stage >= par.pp)
+        throw Error("", "stage", fmt::format("stage {} is outside 0..{} (pp = {})", stage, par.pp - 1, par.pp));
+    return stageBreakdown(model, config, par, batchShape(model, config, par.dp), stage);
 }
 
 } // namespace orrery::estimate

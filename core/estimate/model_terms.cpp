@@ -9,7 +9,7 @@ using workload::Optimizer;
 using workload::Precision;
 using workload::Recompute;
 
-StateBytes stateBytes(Precision precision, Optimizer optimizer)
+StateBytes stateBytes(Precision precision, Optimizer optimizer, bool fp32Grads)
 {
     // Mixed precision (Micikevicius et al. 2018; ZeRO, Rajbhandari et al. 2020, sec. 3.1):
     // half weights 2 + half gradients 2 + fp32 master copy 4 + optimizer moments.
@@ -17,7 +17,16 @@ StateBytes stateBytes(Precision precision, Optimizer optimizer)
     const double moments = optimizer == Optimizer::SGD ? 4.0 : 8.0;
     if (precision == Precision::FP32)
         return {4.0, 4.0, moments};
-    return {2.0, 2.0, 4.0 + moments};
+    // Megatron-Core bf16 keeps the gradient buffer in fp32 (its README: "bf16 param, fp32 grads: 18" bytes
+    // per parameter without the distributed optimizer, 6 + 12/d with it).
+    return {2.0, fp32Grads ? 4.0 : 2.0, 4.0 + moments};
+}
+
+StateBytes stateBytes(const workload::TrainingConfig& config)
+{
+    // Autocast trains fp32 parameters: the states are those of fp32 training (16 B with Adam, as mixed precision).
+    const bool amp = config.autocast && config.precision != Precision::FP32;
+    return stateBytes(amp ? Precision::FP32 : config.precision, config.optimizer, config.fp32Grads);
 }
 
 double elementBytes(Precision precision)

@@ -15,7 +15,10 @@ struct StateBytes
     double gradients = 2;
     double optimizer = 12;
 };
-StateBytes stateBytes(workload::Precision precision, workload::Optimizer optimizer);
+/** fp32Grads: half-precision training with an fp32 gradient buffer (TrainingConfig::fp32Grads). */
+StateBytes stateBytes(workload::Precision precision, workload::Optimizer optimizer, bool fp32Grads = false);
+/** The states of a training configuration: autocast trains fp32 parameters; fp32Grads widens half gradients. */
+StateBytes stateBytes(const workload::TrainingConfig& config);
 /** Bytes of one activation element in the compute precision. */
 double elementBytes(workload::Precision precision);
 

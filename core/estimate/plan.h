@@ -32,10 +32,18 @@ struct MemoryBreakdown
 
     /** Part of overheadGiB: CUDA context + framework, which PyTorch's max_memory_allocated() does not see. */
     double contextGiB = 0;
-    /** Part of overheadGiB: transient buffers (logits, loss, communication buckets) alive at the peak. */
+    /**
+     * Part of overheadGiB: what the caching allocator holds beyond the live tensors (freed blocks of the
+     * per-step allocations, rounding). Counted by reserved and nvidia-smi figures, not by
+     * torch.cuda.max_memory_allocated().
+     */
+    double slackGiB = 0;
+    /** Part of overheadGiB: transient buffers (logits, loss, communication buckets) at the peak, and the slack. */
     double temporaryGiB() const { return overheadGiB - contextGiB; }
-    /** What a caching allocator reports as allocated at the peak (totalGiB without the context). */
-    double allocatedGiB() const { return totalGiB() - contextGiB; }
+    /** What the caching allocator has reserved at the peak (totalGiB without the CUDA/framework context). */
+    double reservedGiB() const { return totalGiB() - contextGiB; }
+    /** What torch.cuda.max_memory_allocated() reports: the live tensors at the peak (no context, no slack). */
+    double allocatedGiB() const { return totalGiB() - contextGiB - slackGiB; }
 };
 
 /**
@@ -111,6 +119,13 @@ struct PlanOptions
 
 MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                const Parallelism& par, MemoryMode mode = MemoryMode::Full);
+
+/**
+ * Full mode, one pipeline stage (0 <= stage < pp): what the ranks of that stage hold. Measurements
+ * logged by one rank (Megatron logs the last rank, i.e. the last stage) compare with this.
+ */
+MemoryBreakdown estimateStageMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                                    const Parallelism& par, int stage);
 
 /** As below, with 8 GPUs per node (the data-parallel group crosses nodes when dp * tp > 8). */
 ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,

@@ -35,6 +35,22 @@ double peakFlops(const hardware::GpuType& gpu, workload::Precision precision)
     return (precision == workload::Precision::FP32 ? gpu.fp32TFlops : gpu.fp16TFlops) * 1e12;
 }
 
+/**
+ * The link a data-parallel ring that spans nodes runs at. NCCL splits a collective over several rings
+ * (channels), each crossing the node boundary on a different NIC, so a group with k ranks per node moves
+ * data across the boundary at k times the per-GPU figure (the node's NICs shared by the t concurrent
+ * groups of its tensor-parallel ranks), capped by the intra-node link its other hops use.
+ */
+hardware::Link dataParallelLink(const hardware::Link& interNode, const hardware::Link& intraNode, int t, int d,
+                                int gpusPerNode)
+{
+    const int ranksPerNode = std::clamp(gpusPerNode / std::max(1, t), 1, d);
+    hardware::Link link = interNode;
+    link.bandwidthGBps =
+        std::min(interNode.bandwidthGBps * ranksPerNode, std::max(interNode.bandwidthGBps, intraNode.bandwidthGBps));
+    return link;
+}
+
 struct StageGpu
 {
     const hardware::GpuType* gpu = nullptr;
@@ -60,7 +76,7 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
     // Megatron's rank order: tp innermost, then dp, then pp.
     const bool dpCrossesNodes = t * d > gpusPerNode;
     const bool ppCrossesNodes = stagesOnSeparateNodes || t * d >= gpusPerNode;
-    const StateBytes bytes = stateBytes(config.precision, config.optimizer);
+    const StateBytes bytes = stateBytes(config);
 
     double slowestMicroBatchS = 0, slowestDpS = 0, slowestStepS = 0, peakSum = 0;
     for (int i = 0; i < p; ++i) {
@@ -81,7 +97,8 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         // Data parallel: ring all-reduce of the gradients (ZeRO-1/2: reduce-scatter + all-gather, the same
         // volume; ZeRO-3 gathers the weights once more: 1.5x, Rajbhandari et al. sec. 7).
         const double volume = params * bytes.gradients * (config.zeroStage >= 3 ? 1.5 : 1.0);
-        slowestDpS = std::max(slowestDpS, ringAllReduceS(volume, d, dpCrossesNodes ? interNode : intra));
+        const hardware::Link dpLink = dpCrossesNodes ? dataParallelLink(interNode, intra, t, d, gpusPerNode) : intra;
+        slowestDpS = std::max(slowestDpS, ringAllReduceS(volume, d, dpLink));
         // Optimizer step: memory-bound pass over weights, gradients and (read + write) optimizer states.
         const double stepBytes = params / (config.zeroStage >= 1 ? d : 1) * (bytes.weights + bytes.gradients + 2 * bytes.optimizer);
         slowestStepS = std::max(slowestStepS, gpu.memoryBandwidthGBps > 0 ? stepBytes / (gpu.memoryBandwidthGBps * 1e9) : 0.0);
@@ -91,7 +108,12 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
     const double pipelineS = (shape.microBatches + p - 1) * slowestMicroBatchS;
 
     ThroughputEstimate out;
-    out.iterationS = pipelineS + slowestDpS + slowestStepS;
+    // ZeRO-3 / FSDP gathers each layer's weights ahead of use and reduce-scatters its gradients during
+    // backward (Rajbhandari et al. 2020 sec. 7; PyTorch FSDP prefetching): the data-parallel traffic runs
+    // under the compute, and only what exceeds it is exposed. Stages 0-2 follow Megatron 2021's default of
+    // an all-reduce after the backward pass (not overlapped).
+    const double dataParallelS = config.zeroStage >= 3 ? std::max(0.0, slowestDpS - pipelineS) : slowestDpS;
+    out.iterationS = pipelineS + dataParallelS + slowestStepS;
     const double samples = double(shape.microBatch) * shape.microBatches * d;
     const double n = par.gpus();
     out.samplesPerS = samples / out.iterationS;

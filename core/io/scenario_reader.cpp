@@ -94,7 +94,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
     if (job.deadlineS && *job.deadlineS <= job.arrivalS)
         o.fail("deadline_s", fmt::format("deadline {} is not after the arrival {}", *job.deadlineS, job.arrivalS));
     o.allow({"model", "batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero", "flash_attn",
-             "sequence_parallel", "autocast", "gpus", "gpu_type", "duration_s", "reference_gpu", "job_type",
+             "sequence_parallel", "autocast", "fp32_grads", "gpus", "gpu_type", "duration_s", "reference_gpu", "job_type",
              "scale_factor", "iterations"});
 
     const bool serverless = o.has("model");
@@ -123,6 +123,10 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         c.flashAttention = o.boolean("flash_attn", false);
         c.sequenceParallel = o.boolean("sequence_parallel", false);
         c.autocast = o.boolean("autocast", false);
+        c.fp32Grads = o.boolean("fp32_grads", false);
+        if (c.fp32Grads && c.precision == Precision::FP32)
+            o.fail("fp32_grads",
+                   "only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 training has fp32 gradients)");
         job.iterations = o.positiveNumber("iterations");
         for (const char* k : {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor"})
             if (o.has(k))
@@ -151,7 +155,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
             job.iterations = o.positiveNumber("iterations");
         }
         for (const char* k : {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
-                              "flash_attn", "sequence_parallel", "autocast"})
+                              "flash_attn", "sequence_parallel", "autocast", "fp32_grads"})
             if (o.has(k))
                 o.fail(k, "only serverless jobs (with \"model\") take this field");
     }

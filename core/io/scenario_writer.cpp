@@ -53,6 +53,8 @@ json jobToJson(const Job& job)
             j["sequence_parallel"] = true;
         if (c.autocast)
             j["autocast"] = true;
+        if (c.fp32Grads)
+            j["fp32_grads"] = true;
         j["iterations"] = job.iterations;
     } else {
         j["gpus"] = job.gpus;

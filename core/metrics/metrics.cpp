@@ -103,10 +103,17 @@ std::vector<double> perJob(const sim::RunResult& run, JobMetric metric)
         if (!j.finished())
             continue;
         switch (metric) {
-        case JobMetric::Jct: out.push_back(j.jctS()); break;
-        case JobMetric::Queue: out.push_back(j.queueS()); break;
-        case JobMetric::Slowdown: out.push_back(j.idealS > 0 ? j.jctS() / j.idealS : 0); break;
-        default: break;
+        case JobMetric::Jct:
+            out.push_back(j.jctS());
+            break;
+        case JobMetric::Queue:
+            out.push_back(j.queueS());
+            break;
+        case JobMetric::Slowdown:
+            out.push_back(j.idealS > 0 ? j.jctS() / j.idealS : 0);
+            break;
+        default:
+            break;
         }
     }
     return out;
@@ -147,7 +154,7 @@ std::vector<UtilizationPoint> utilizationOverTime(const sim::RunResult& run)
     return out;
 }
 
-Summary summarize(const sim::RunResult& run)
+Summary summarize(const sim::RunResult& run, SummaryScope scope)
 {
     Summary s;
     s.jobs = static_cast<int>(run.jobs.size());
@@ -168,21 +175,23 @@ Summary summarize(const sim::RunResult& run)
             jct.push_back(j.jctS());
     }
     s.avgJctS = mean(jct);
-    s.p50JctS = percentile(jct, 50);
-    s.p95JctS = percentile(jct, 95);
-    s.p99JctS = percentile(jct, 99);
     s.avgQueueS = mean(queue);
-    s.avgJobSamplesPerS = mean(samplesPerS);
-    s.avgJobSamplesPerJctS = mean(samplesPerJctS);
     s.makespanS = run.makespanS;
-    double busyS = 0;
-    for (const auto& iv : run.intervals)
-        busyS += iv.endS - iv.startS;
-    s.utilization = run.totalGpus > 0 && run.makespanS > 0 ? busyS / (run.totalGpus * run.makespanS) : 0;
     s.decisions = static_cast<int>(run.decisions.size());
     for (const auto& d : run.decisions)
         s.decisionWallSTotal += d.wallS;
     s.wallS = run.wallS;
+    if (scope == SummaryScope::Headline)
+        return s;
+    s.p50JctS = percentile(jct, 50);
+    s.p95JctS = percentile(jct, 95);
+    s.p99JctS = percentile(jct, 99);
+    s.avgJobSamplesPerS = mean(samplesPerS);
+    s.avgJobSamplesPerJctS = mean(samplesPerJctS);
+    double busyS = 0;
+    for (const auto& iv : run.intervals)
+        busyS += iv.endS - iv.startS;
+    s.utilization = run.totalGpus > 0 && run.makespanS > 0 ? busyS / (run.totalGpus * run.makespanS) : 0;
     const auto rho = finishTimeFairness(run);
     s.avgFtfRho = mean(rho);
     s.maxFtfRho = rho.empty() ? 0 : *std::max_element(rho.begin(), rho.end());

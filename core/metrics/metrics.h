@@ -35,7 +35,12 @@ struct Summary
     double jainFtf = 0;   ///< Jain's index over the rho values
 };
 
-Summary summarize(const sim::RunResult& run);
+/** What summarize() computes: everything, or only the headline figures a run list shows (no sorting, no fairness). */
+enum class SummaryScope { Full, Headline };
+
+/** With SummaryScope::Headline only jobs, jobsCompleted, avgJctS, avgQueueS, makespanS, gpuHours, costUsd,
+ *  decisions, decisionWallSTotal and wallS are filled; the rest stay 0. */
+Summary summarize(const sim::RunResult& run, SummaryScope scope = SummaryScope::Full);
 
 /** The p-th percentile (0..100) by linear interpolation between order statistics; 0 for no values. */
 double percentile(std::vector<double> values, double p);

@@ -12,7 +12,7 @@ void GavelFifoAllocation::allocate(const sim::View& view, const std::vector<int>
     if (m_type.empty())
         m_type.assign(static_cast<std::size_t>(view.jobCount()), -1);
     if (!m_seeded) {
-        m_rng.seed(view.seed());
+        m_rng = util::PythonRandom(view.seed());
         m_seeded = true;
     }
     if (m_perf) {
@@ -76,7 +76,7 @@ void GavelFifoAllocation::allocate(const sim::View& view, const std::vector<int>
                     pos = i;
                 }
         } else {
-            pos = fits[std::uniform_int_distribution<std::size_t>(0, fits.size() - 1)(m_rng)];
+            pos = fits[m_rng.below(static_cast<std::uint32_t>(fits.size()))];
             type = withRoom.back();
         }
         m_type[static_cast<std::size_t>(j)] = type;

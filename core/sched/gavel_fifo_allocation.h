@@ -1,8 +1,8 @@
 #pragma once
 
 #include "sim/view.h"
+#include "util/python_random.h"
 
-#include <random>
 #include <vector>
 
 namespace orrery::sched {
@@ -16,7 +16,8 @@ namespace orrery::sched {
  * queue, and (as Gavel's code does) takes the type that sorts last by name
  * among those with room (V100 on Gavel's cluster); once that type is full its
  * count goes negative and every further job is still put on it. Its random
- * draw only decides which type leaves the list of types with room.
+ * draw (`randrange` on CPython's generator, reproduced exactly) only decides
+ * which type leaves the list of types with room.
  */
 class GavelFifoAllocation
 {
@@ -28,7 +29,7 @@ private:
     bool m_perf;
     std::vector<int> m_type;      // per job, -1 = none
     std::vector<int> m_allocated; // jobs with a type, ascending
-    std::mt19937_64 m_rng;
+    util::PythonRandom m_rng;     ///< Gavel's `random.Random(seed)`, draw for draw
     bool m_seeded = false;
 };
 

@@ -34,7 +34,10 @@ void GavelRounds::onArrival(const sim::View& view, int j)
     m_needUpdate = true;
 }
 
-void GavelRounds::onCompletion(const sim::View& /*view*/, int /*j*/) { m_needUpdate = true; }
+void GavelRounds::onCompletion(const sim::View& /*view*/, int /*j*/)
+{
+    m_needUpdate = true;
+}
 
 void GavelRounds::reset(const sim::View& view, const std::vector<int>& active)
 {
@@ -98,11 +101,12 @@ void GavelRounds::schedule(sim::Decision& decision)
         return sim::ReferenceScaling::speed(w.type(a)) > sim::ReferenceScaling::speed(w.type(b));
     });
     if (m_cfg.shuffleTypes) {
+        // Gavel's scheduler shuffles with its own random.Random(seed + 5), reproduced draw for draw.
         if (!m_rngSeeded) {
-            m_rng.seed(view.seed() + 5);
+            m_rng = util::PythonRandom(view.seed() + 5);
             m_rngSeeded = true;
         }
-        std::shuffle(types.begin(), types.end(), m_rng);
+        m_rng.shuffle(types);
     }
 
     // 4. Priorities, and the greedy pass per type in priority order.
@@ -162,9 +166,8 @@ void GavelRounds::schedule(sim::Decision& decision)
         if (pickedType[static_cast<std::size_t>(j)] != view.typeOf(j))
             decision.release(j);
     // (a mixed job released here may get the same GPUs back in step 6: no restart is charged then)
-    std::stable_sort(picks.begin(), picks.end(), [&](const auto& a, const auto& b) {
-        return view.job(a.first).demand > view.job(b.first).demand;
-    });
+    std::stable_sort(picks.begin(), picks.end(),
+                     [&](const auto& a, const auto& b) { return view.job(a.first).demand > view.job(b.first).demand; });
     for (const auto& [j, t] : picks) {
         if (!view.gpusOf(j).empty()) {
             m_lastRound.push_back({j, t, now});

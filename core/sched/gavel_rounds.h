@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sim/view.h"
+#include "util/python_random.h"
 
 #include <cstdint>
 #include <functional>
@@ -49,7 +50,10 @@ public:
 private:
     void ensureSize(const sim::View& view);
     void reset(const sim::View& view, const std::vector<int>& active);
-    double& at(std::vector<double>& v, int j, int t) { return v[static_cast<std::size_t>(j) * m_types + static_cast<std::size_t>(t)]; }
+    double& at(std::vector<double>& v, int j, int t)
+    {
+        return v[static_cast<std::size_t>(j) * m_types + static_cast<std::size_t>(t)];
+    }
 
     Config m_cfg;
     AllocateFn m_allocate;
@@ -67,7 +71,7 @@ private:
     double m_lastResetS = 0;
     bool m_needUpdate = false;
     int m_arrived = 0;
-    std::mt19937_64 m_rng;
+    util::PythonRandom m_rng;
     bool m_rngSeeded = false;
 };
 

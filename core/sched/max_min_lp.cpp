@@ -3,6 +3,8 @@
 #include <coin/ClpSimplex.hpp>
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 namespace orrery::sched {
 
@@ -71,14 +73,17 @@ void build(Lp& lp, int jobs, int types, const std::vector<double>& c, const std:
     lp.model.scaling(0);
 }
 
-/** Second stage (hold the min, maximise total normalised throughput) from the first stage's basis. */
-bool tieBreak(Lp& lp, const std::vector<double>& c, std::vector<double>& x)
+/**
+ * Second stage (hold the min, maximise total normalised throughput, `weight` per cell) from the first
+ * stage's basis.
+ */
+bool tieBreak(Lp& lp, const std::vector<double>& weight, std::vector<double>& x)
 {
     const double zStar = lp.model.primalColumnSolution()[lp.nx];
     lp.model.setColumnLower(lp.nx, zStar * (1 - 1e-7));
     lp.model.setObjectiveCoefficient(lp.nx, 0);
     for (int i = 0; i < lp.nx; ++i)
-        lp.model.setObjectiveCoefficient(i, c[lp.cell[static_cast<std::size_t>(i)]]);
+        lp.model.setObjectiveCoefficient(i, weight[lp.cell[static_cast<std::size_t>(i)]]);
     lp.model.primal(); // from the first stage's optimal basis, which stays feasible
     if (lp.model.status() != 0)
         return false;
@@ -91,17 +96,62 @@ bool tieBreak(Lp& lp, const std::vector<double>& c, std::vector<double>& x)
 } // namespace
 
 bool solveMaxMin(int jobs, int types, const std::vector<double>& c, const std::vector<int>& demand,
-                 const std::vector<int>& capacity, std::vector<double>& x)
+                 const std::vector<int>& capacity, std::vector<double>& x, bool mergeIdentical)
 {
-    x.assign(static_cast<std::size_t>(jobs) * static_cast<std::size_t>(types), 0.0);
+    const auto T = static_cast<std::size_t>(types);
+    x.assign(static_cast<std::size_t>(jobs) * T, 0.0);
     if (jobs == 0)
         return true;
+    // Jobs with the same demand and the same row of c are interchangeable: both objectives and every
+    // constraint are symmetric in them, so averaging any optimum over their permutations is optimal too.
+    // One variable row per class, with its capacity use and throughput weighted by the class size,
+    // is therefore the same LP, smaller by the number of duplicates (a trace has a few dozen job types).
+    std::vector<int> classOf(static_cast<std::size_t>(jobs));
+    std::vector<int> members;
+    std::vector<std::size_t> first; // a representative job per class
+    if (mergeIdentical) {
+        std::map<std::pair<int, std::vector<double>>, int> index;
+        for (int j = 0; j < jobs; ++j) {
+            const auto row = c.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(j) * T);
+            auto [it, added] = index.try_emplace(
+                {demand[static_cast<std::size_t>(j)], std::vector<double>(row, row + static_cast<std::ptrdiff_t>(T))},
+                static_cast<int>(members.size()));
+            if (added) {
+                members.push_back(0);
+                first.push_back(static_cast<std::size_t>(j));
+            }
+            ++members[static_cast<std::size_t>(it->second)];
+            classOf[static_cast<std::size_t>(j)] = it->second;
+        }
+    } else {
+        for (int j = 0; j < jobs; ++j) {
+            classOf[static_cast<std::size_t>(j)] = j;
+            members.push_back(1);
+            first.push_back(static_cast<std::size_t>(j));
+        }
+    }
+    const auto K = members.size();
+    std::vector<double> cK(K * T), weight(K * T);
+    std::vector<int> use(K);
+    for (std::size_t k = 0; k < K; ++k) {
+        use[k] = demand[first[k]] * members[k];
+        for (std::size_t t = 0; t < T; ++t) {
+            cK[k * T + t] = c[first[k] * T + t];
+            weight[k * T + t] = cK[k * T + t] * members[k];
+        }
+    }
     Lp lp;
-    build(lp, jobs, types, c, demand, capacity);
+    build(lp, static_cast<int>(K), types, cK, use, capacity);
     lp.model.primal();
     if (lp.model.status() != 0)
         return false;
-    return tieBreak(lp, c, x);
+    std::vector<double> y(K * T, 0.0);
+    if (!tieBreak(lp, weight, y))
+        return false;
+    for (std::size_t j = 0; j < static_cast<std::size_t>(jobs); ++j)
+        for (std::size_t t = 0; t < T; ++t)
+            x[j * T + t] = y[static_cast<std::size_t>(classOf[j]) * T + t];
+    return true;
 }
 
 } // namespace orrery::sched

@@ -14,8 +14,14 @@ namespace orrery::sched {
  * job is left below what it could get for free (Pareto). Gavel's own solver
  * (an interior-point method) may return another point of the optimal face.
  * `c` and `x` are row-major J x T. Returns false when CLP fails.
+ *
+ * With `mergeIdentical`, jobs with equal demand and equal rows of `c` share one
+ * set of variables (the LP is symmetric in them, so this loses no optimum) and
+ * get equal allocations: the LP shrinks to one row pair per job class, and,
+ * like Gavel's interior-point solver (which lands at the centre of the optimal
+ * face), identical jobs are treated identically.
  */
 bool solveMaxMin(int jobs, int types, const std::vector<double>& c, const std::vector<int>& demand,
-                 const std::vector<int>& capacity, std::vector<double>& x);
+                 const std::vector<int>& capacity, std::vector<double>& x, bool mergeIdentical = true);
 
 } // namespace orrery::sched

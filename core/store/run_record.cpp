@@ -1,6 +1,8 @@
 #include "store/run_record.h"
 
+#include "hardware/gpu_layout.h"
 #include "io/error.h"
+#include "sim/prepared_workload.h"
 
 namespace orrery::store {
 
@@ -17,6 +19,19 @@ const char* toString(RunStatus status)
         return "failed";
     }
     return "failed";
+}
+
+void setClusterOf(RunInfo& info, const sim::PreparedWorkload& workload)
+{
+    info.gpuTypes.clear();
+    info.gpusByType.clear();
+    info.priceUsdPerHourByType.clear();
+    for (int t = 0; t < workload.typeCount(); ++t) {
+        info.gpuTypes.push_back(workload.type(t).name);
+        info.gpusByType.push_back(workload.gpusOfType(t));
+        info.priceUsdPerHourByType.push_back(workload.type(t).priceUsdPerHour);
+    }
+    info.layout = hardware::gpuLayoutOf(workload.cluster());
 }
 
 RunStatus runStatusFromString(const std::string& name)

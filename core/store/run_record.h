@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace orrery::sim {
+class PreparedWorkload;
+}
+
 namespace orrery::store {
 
 enum class RunStatus { Running, Completed, Cancelled, Failed };
@@ -29,6 +33,9 @@ struct RunInfo
     std::vector<double> priceUsdPerHourByType; ///< per GPU, in the order of gpuTypes
     hardware::GpuLayout layout;                ///< node and type of every GPU
 };
+
+/** The cluster part of a RunInfo (types, counts, prices, GPU layout) for runs of `workload`. */
+void setClusterOf(RunInfo& info, const sim::PreparedWorkload& workload);
 
 /** A row of `runs`, with its scenario's name: what a run list shows. */
 struct RunRecord

@@ -1,11 +1,17 @@
 #include "store/schema.h"
 
+#include "io/error.h"
+#include "sim/run_result.h"
+#include "store/column_chunks.h"
 #include "store/sqlite.h"
+
+#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
 #include <array>
 #include <string_view>
+#include <vector>
 
 namespace orrery::store {
 
@@ -14,7 +20,7 @@ namespace {
 // Forward migrations, in order: migration i takes user_version i to i + 1.
 // Never edit one that has shipped; append a new one instead. docs/database.md
 // describes the resulting schema.
-constexpr std::array<std::string_view, 2> kMigrations = {
+constexpr std::array<std::string_view, 3> kMigrations = {
     R"SQL(
 CREATE TABLE scenarios (
     id            INTEGER PRIMARY KEY,
@@ -130,7 +136,102 @@ SELECT r.id AS run_id, s.name AS scenario, s.content_hash AS scenario_hash, r.po
        r.makespan_s, r.cost_usd, r.sim_wall_s
 FROM runs r JOIN scenarios s ON s.id = r.scenario_id;
 )SQL",
+    // 3: the long series become column chunks (column_chunks.h); convertToColumnChunks() moves old rows over.
+    R"SQL(
+CREATE TABLE interval_chunks (
+    run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    chunk_index   INTEGER NOT NULL,
+    first_record  INTEGER NOT NULL,
+    records       INTEGER NOT NULL,
+    job_index     BLOB NOT NULL,
+    gpu           BLOB NOT NULL,
+    start_s       BLOB NOT NULL,
+    end_s         BLOB NOT NULL,
+    PRIMARY KEY (run_id, chunk_index)
+);
+
+CREATE TABLE utilization_chunks (
+    run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    chunk_index   INTEGER NOT NULL,
+    first_record  INTEGER NOT NULL,
+    records       INTEGER NOT NULL,
+    gpu_types     INTEGER NOT NULL,
+    time_s        BLOB NOT NULL,
+    busy_gpus     BLOB NOT NULL,
+    busy_by_type  BLOB NOT NULL,
+    PRIMARY KEY (run_id, chunk_index)
+);
+
+CREATE TABLE decision_chunks (
+    run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    chunk_index   INTEGER NOT NULL,
+    first_record  INTEGER NOT NULL,
+    records       INTEGER NOT NULL,
+    sim_time_s    BLOB NOT NULL,
+    wall_s        BLOB NOT NULL,
+    queued        BLOB NOT NULL,
+    running       BLOB NOT NULL,
+    PRIMARY KEY (run_id, chunk_index)
+);
+)SQL",
 };
+
+/** Migration 3's data step: every run's interval, utilisation and decision rows become chunks. */
+void convertToColumnChunks(Connection& db)
+{
+    std::vector<std::int64_t> runs;
+    {
+        Statement s(db, "SELECT id FROM runs ORDER BY id");
+        while (s.step())
+            runs.push_back(s.columnInt(0));
+    }
+    for (const std::int64_t run : runs) {
+        std::vector<sim::AllocationInterval> intervals;
+        std::vector<sim::UtilizationSample> samples;
+        std::vector<sim::DecisionTiming> decisions;
+        {
+            Statement s(
+                db, "SELECT job_index, gpu, start_s, end_s FROM intervals WHERE run_id = ?1 ORDER BY interval_index");
+            s.bind(1, run);
+            while (s.step())
+                intervals.push_back({static_cast<int>(s.columnInt(0)), static_cast<int>(s.columnInt(1)),
+                                     s.columnDouble(2), s.columnDouble(3)});
+        }
+        {
+            Statement s(db, "SELECT sample_index, time_s, busy_gpus, busy_by_type FROM utilization WHERE run_id = ?1 "
+                            "ORDER BY sample_index");
+            s.bind(1, run);
+            while (s.step()) {
+                sim::UtilizationSample u{s.columnDouble(1), static_cast<int>(s.columnInt(2)), {}};
+                const auto byType = nlohmann::json::parse(s.columnText(3), nullptr, false);
+                if (!byType.is_array())
+                    throw Error(db.path(), "utilization",
+                                fmt::format("run {} sample {}: busy_by_type is not a JSON array", run, s.columnInt(0)));
+                for (const auto& v : byType) {
+                    if (!v.is_number_integer())
+                        throw Error(
+                            db.path(), "utilization",
+                            fmt::format("run {} sample {}: busy_by_type holds a non-integer", run, s.columnInt(0)));
+                    u.busyByType.push_back(v.get<int>());
+                }
+                samples.push_back(std::move(u));
+            }
+        }
+        {
+            Statement s(db, "SELECT sim_time_s, wall_s, queued, running FROM decisions WHERE run_id = ?1 "
+                            "ORDER BY decision_index");
+            s.bind(1, run);
+            while (s.step())
+                decisions.push_back({s.columnDouble(0), s.columnDouble(1), static_cast<int>(s.columnInt(2)),
+                                     static_cast<int>(s.columnInt(3))});
+        }
+        ColumnChunkWriter writer(db, run);
+        writer.writeIntervals(intervals, 0);
+        writer.writeUtilization(samples, 0);
+        writer.writeDecisions(decisions, 0);
+    }
+    db.exec("DROP TABLE intervals; DROP TABLE utilization; DROP TABLE decisions;");
+}
 
 } // namespace
 
@@ -146,6 +247,8 @@ void migrate(Connection& db, int target)
     for (int version = static_cast<int>(db.queryInt("PRAGMA user_version")); version < target; ++version) {
         Transaction tx(db);
         db.exec(kMigrations[static_cast<std::size_t>(version)]);
+        if (version + 1 == 3)
+            convertToColumnChunks(db);
         // Pragmas take no parameters; both values are integers formatted here, never user text.
         db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
         db.exec(fmt::format("PRAGMA user_version = {}", version + 1));

@@ -10,8 +10,7 @@ namespace orrery::store {
 
 DatabaseError::DatabaseError(const std::string& file, int code, const std::string& message)
     : std::runtime_error(fmt::format("{}: {}", file, message)), m_code(code)
-{
-}
+{}
 
 Connection::Connection(const std::string& path, Mode mode) : m_path(path)
 {
@@ -122,6 +121,14 @@ Statement& Statement::bindStatic(int index, std::string_view value)
     return *this;
 }
 
+Statement& Statement::bindStaticBlob(int index, const void* data, std::size_t bytes)
+{
+    // A zero-length blob must still be a blob, not NULL: sqlite3_bind_blob64 binds NULL for a null pointer.
+    static const char kEmpty = 0;
+    m_db.check(sqlite3_bind_blob64(m_stmt, index, bytes ? data : &kEmpty, bytes, SQLITE_STATIC), "bind");
+    return *this;
+}
+
 Statement& Statement::bindNull(int index)
 {
     m_db.check(sqlite3_bind_null(m_stmt, index), "bind");
@@ -183,7 +190,16 @@ std::string Statement::columnText(int column) const
     const auto* text = sqlite3_column_text(m_stmt, column);
     if (!text)
         return {};
-    return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column)));
+    return std::string(reinterpret_cast<const char*>(text),
+                       static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column)));
+}
+
+std::string_view Statement::columnBlob(int column) const
+{
+    const void* data = sqlite3_column_blob(m_stmt, column);
+    if (!data)
+        return {};
+    return {static_cast<const char*>(data), static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column))};
 }
 
 Transaction::Transaction(Connection& db) : m_db(db)

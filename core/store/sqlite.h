@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -73,6 +74,8 @@ public:
     Statement& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
     /** Binds text without copying it: `value` must stay alive and unchanged until the statement is reset. */
     Statement& bindStatic(int index, std::string_view value);
+    /** Binds a BLOB without copying it: `data` must stay alive and unchanged until the statement is reset. */
+    Statement& bindStaticBlob(int index, const void* data, std::size_t bytes);
     Statement& bindNull(int index);
     /** Binds NULL when the value is absent. */
     Statement& bind(int index, std::optional<double> value);
@@ -90,6 +93,8 @@ public:
     /** NULL reads as `fallback`. */
     double columnDouble(int column, double fallback) const;
     std::string columnText(int column) const;
+    /** A BLOB (or text) column's bytes, valid until the next step or reset. */
+    std::string_view columnBlob(int column) const;
 
 private:
     Connection& m_db;

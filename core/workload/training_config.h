@@ -34,6 +34,13 @@ struct TrainingConfig
      * Only meaningful with bf16/fp16.
      */
     bool autocast = false;
+    /**
+     * Half-precision training that keeps its gradient buffer in fp32 (4 B per parameter instead of 2):
+     * Megatron-Core's default for bf16 (`accumulate_allreduce_grads_in_fp32` / `grad_reduce_in_fp32`).
+     * Default false: the DeepSpeed / Megatron-fp16 convention of half gradients. Ignored for fp32 and
+     * autocast training, whose gradients are fp32 anyway.
+     */
+    bool fp32Grads = false;
 
     bool operator==(const TrainingConfig&) const = default;
 };

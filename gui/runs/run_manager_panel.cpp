@@ -1,8 +1,11 @@
 #include "runs/run_manager_panel.h"
 
 #include "document/scenario_document.h"
+#include "hardware/gpu_layout.h"
+#include "io/error.h"
 #include "results/palette.h"
 #include "results/run_library.h"
+#include "runs/run_recording.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +21,17 @@
 #include <QVBoxLayout>
 
 namespace orrery::gui {
+
+namespace {
+
+/** What a run's worker hands back: the result and, when it was stored while running, its store id. */
+struct RecordedRun
+{
+    sim::RunResult result;
+    qint64 storeId = -1;
+};
+
+} // namespace
 
 RunManagerPanel::RunManagerPanel(ScenarioDocument* document, RunLibrary* runs, JobRunner* runner,
                                  SimulateFunction simulate, QWidget* parent)
@@ -51,7 +65,8 @@ RunManagerPanel::RunManagerPanel(ScenarioDocument* document, RunLibrary* runs, J
     connect(m_run, &QPushButton::clicked, this, [this] { runPolicies(checkedPolicies()); });
     connect(document, &ScenarioDocument::documentReset, this, &RunManagerPanel::populatePolicies);
     connect(runner, &JobRunner::taskProgress, this, &RunManagerPanel::onProgress);
-    connect(runner, &JobRunner::taskCancelled, this, [this](JobRunner::TaskId id) { finishRow(id, tr("cancelled"), false); });
+    connect(runner, &JobRunner::taskCancelled, this,
+            [this](JobRunner::TaskId id) { finishRow(id, tr("cancelled"), false); });
     connect(runner, &JobRunner::taskFinished, this, [this](JobRunner::TaskId id) { finishRow(id, tr("done"), true); });
     connect(runner, &JobRunner::taskFailed, this, [this](JobRunner::TaskId id, const QString& error) {
         finishRow(id, tr("failed: %1").arg(error), false);
@@ -90,7 +105,8 @@ QStringList RunManagerPanel::checkedPolicies() const
 void RunManagerPanel::setCheckedPolicies(const QStringList& policies)
 {
     for (int i = 0; i < m_policies->count(); ++i)
-        m_policies->item(i)->setCheckState(policies.contains(m_policies->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+        m_policies->item(i)->setCheckState(policies.contains(m_policies->item(i)->text()) ? Qt::Checked
+                                                                                          : Qt::Unchecked);
 }
 
 QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& policies)
@@ -126,19 +142,71 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
         m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row.widget);
         row.state = QStringLiteral("running");
 
-        auto work = [simulate = m_simulate, scenario, p](TaskContext& ctx) { return simulate(scenario, p, ctx); };
-        auto onResult = [this, name, scenarioName, cluster, scenarioJson](sim::RunResult result) {
+        store::RunInfo info;
+        info.scenarioName = scenario.name;
+        info.scenarioJson = *scenarioJson;
+        info.policy = p;
+        info.seed = scenario.options.seed;
+        info.layout = hardware::gpuLayoutOf(*cluster);
+        const std::string storePath = m_storePath ? m_storePath().toStdString() : std::string();
+        auto work = [simulate = m_simulate, scenario, p, info, storePath](TaskContext& ctx) {
+            RecordedRun out;
+            std::unique_ptr<RunRecording> recording;
+            // A store that cannot be written must not cost the run: it goes on unrecorded, and the
+            // RunSaver's attempt when it finishes reports the problem.
+            const auto drop = [&recording] {
+                try {
+                    recording.reset();
+                } catch (...) {
+                }
+            };
+            if (!storePath.empty()) {
+                try {
+                    recording = std::make_unique<RunRecording>(storePath, info);
+                } catch (const std::exception&) {
+                }
+            }
+            sim::PartialResultFn onPartial;
+            if (recording) {
+                onPartial = [&recording, &drop](const sim::RunResult& partial) {
+                    if (!recording)
+                        return;
+                    try {
+                        recording->partial(partial);
+                    } catch (const std::exception&) {
+                        drop();
+                    }
+                };
+            }
+            out.result = simulate(scenario, p, ctx, onPartial);
+            // A cancel that came too late to stop the simulator still cancels the run: the GUI shows it
+            // cancelled, and the store must agree.
+            if (ctx.isCancelled())
+                out.result.cancelled = true;
+            if (recording) {
+                try {
+                    out.storeId = recording->finish(out.result);
+                } catch (const std::exception&) {
+                    drop();
+                }
+            }
+            if (out.result.cancelled)
+                throw Cancelled(); // stored as cancelled above; the run library keeps finished runs only
+            return out;
+        };
+        auto onResult = [this, name, scenarioName, cluster, scenarioJson](RecordedRun recorded) {
             RunEntry entry;
             entry.name = name;
             entry.scenarioName = scenarioName;
-            entry.result = std::make_shared<const sim::RunResult>(std::move(result));
+            entry.storeId = recorded.storeId;
+            entry.result = std::make_shared<const sim::RunResult>(std::move(recorded.result));
             entry.cluster = cluster;
             entry.scenarioJson = scenarioJson;
             entry.finishedAt = QDateTime::currentDateTime();
             const int id = m_runs->add(std::move(entry));
             emit runFinished(id);
         };
-        const JobRunner::TaskId id = m_runner->start<sim::RunResult>(
+        const JobRunner::TaskId id = m_runner->start<RecordedRun>(
             QString(), work, this, onResult, [this, name](const QString& error) { emit runFailed(name, error); });
         connect(row.cancel, &QPushButton::clicked, this, [this, id] { cancel(id); });
         m_rows.insert(id, row);

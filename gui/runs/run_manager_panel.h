@@ -6,6 +6,8 @@
 #include <QHash>
 #include <QWidget>
 
+#include <functional>
+
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -21,8 +23,9 @@ class ScenarioDocument;
 /**
  * Choose policies, run them (each in its own worker task, several at once),
  * follow each with a progress bar, an ETA and Cancel. A failed run shows its
- * error in its row and leaves the others running. Finished runs go to the
- * RunLibrary (and from there to the store).
+ * error in its row and leaves the others running. Runs are stored while they
+ * run (RunRecording) when a store path is set, and finished runs go to the
+ * RunLibrary.
  */
 class RunManagerPanel : public QWidget
 {
@@ -38,6 +41,8 @@ public:
     void cancel(JobRunner::TaskId id);
     /** Status text of a run's row ("running", "done", "cancelled", "failed: ..."). */
     QString statusOf(JobRunner::TaskId id) const;
+    /** Runs started from now on are stored in this SQLite file while they run (RunRecording); empty: not stored. */
+    void setStorePathProvider(std::function<QString()> provider) { m_storePath = std::move(provider); }
 
 signals:
     void runFinished(int runId);
@@ -62,6 +67,7 @@ private:
     RunLibrary* m_runs;
     JobRunner* m_runner;
     SimulateFunction m_simulate;
+    std::function<QString()> m_storePath;
     QListWidget* m_policies;
     QSpinBox* m_seed;
     QPushButton* m_run;

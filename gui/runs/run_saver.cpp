@@ -26,7 +26,11 @@ std::mutex& RunSaver::storeMutex()
 void RunSaver::save(int runId)
 {
     const RunEntry* entry = m_runs->find(runId);
-    if (!entry || !entry->result || entry->storeId >= 0 || m_path.isEmpty())
+    if (entry && entry->storeId >= 0) {
+        emit saved(runId, entry->storeId); // recorded while it ran (RunRecording)
+        return;
+    }
+    if (!entry || !entry->result || m_path.isEmpty())
         return;
     store::RunInfo info;
     info.scenarioName = entry->scenarioName.toStdString();

@@ -12,9 +12,11 @@ namespace orrery::gui {
 class RunLibrary;
 
 /**
- * Writes every run added to the library into the SQLite store, on a worker
- * (one store connection per write: SQLite handles are not shared across
- * threads), and records the store id back in the library.
+ * Writes every run added to the library that is not in the SQLite store yet
+ * (runs of the run manager are recorded while they run; this catches the
+ * others, and retries those whose recording failed), on a worker (one store
+ * connection per write: SQLite handles are not shared across threads), and
+ * records the store id back in the library.
  */
 class RunSaver : public QObject
 {

@@ -12,7 +12,8 @@ namespace orrery::gui {
 
 SimulateFunction coreSimulateFunction()
 {
-    return [](const io::Scenario& scenario, const std::string& policyName, TaskContext& context) {
+    return [](const io::Scenario& scenario, const std::string& policyName, TaskContext& context,
+              const sim::PartialResultFn& onPartial) {
         auto policy = sched::makePolicy(policyName); // unknown names fail before any work
         context.reportProgress(0.0, "preparing");
         // Inline jobs plus any trace or generator, expanded here on the worker: imports can be large.
@@ -24,10 +25,7 @@ SimulateFunction coreSimulateFunction()
         util::Progress progress;
         progress.report = [&context](double fraction) { context.reportProgress(fraction); };
         progress.stop = context.stopToken();
-        sim::RunResult result = sim::simulate(prepared, *policy, scenario.options.seed, progress);
-        if (result.cancelled)
-            throw Cancelled();
-        return result;
+        return sim::simulate(prepared, *policy, scenario.options.seed, progress, onPartial);
     };
 }
 

@@ -3,6 +3,7 @@
 #include "async/task_context.h"
 #include "io/scenario.h"
 #include "sim/run_result.h"
+#include "sim/simulator.h"
 
 #include <functional>
 #include <string>
@@ -10,9 +11,13 @@
 
 namespace orrery::gui {
 
-/** Runs one policy over a scenario snapshot. Called on a worker thread: it sees only its arguments. */
+/**
+ * Runs one policy over a scenario snapshot. Called on a worker thread: it sees only its arguments.
+ * `onPartial` (may be empty) receives the growing result, for incremental storing. A cancelled run
+ * returns what it simulated with `cancelled` set; the caller decides what to do with it.
+ */
 using SimulateFunction = std::function<sim::RunResult(const io::Scenario& scenario, const std::string& policy,
-                                                      TaskContext& context)>;
+                                                      TaskContext& context, const sim::PartialResultFn& onPartial)>;
 
 /** The core simulator behind the run manager. */
 SimulateFunction coreSimulateFunction();

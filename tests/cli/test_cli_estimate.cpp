@@ -57,6 +57,11 @@ private slots:
         const auto half = runJson({"memory", "--model", "bert-large", "--batch", "4", "--precision", "fp16"});
         const auto amp = runJson({"memory", "--model", "bert-large", "--batch", "4", "--precision", "fp16", "--autocast"});
         QVERIFY(std::abs(amp["weights_gib"].get<double>() / half["weights_gib"].get<double>() - 2) < 1e-9);
+        // --fp32-grads: 4 B of gradient per parameter instead of 2; meaningless with fp32 training.
+        const auto g32 = runJson({"memory", "--model", "bert-large", "--batch", "4", "--fp32-grads"});
+        const auto g16 = runJson({"memory", "--model", "bert-large", "--batch", "4"});
+        QVERIFY(std::abs(g32["gradients_gib"].get<double>() / g16["gradients_gib"].get<double>() - 2) < 1e-9);
+        QVERIFY(g16["allocated_gib"].get<double>() < g16["reserved_gib"].get<double>());
         // A model file works like a library name.
         const QString path = QDir::temp().filePath("orrery_cli_model.json");
         {
@@ -123,6 +128,10 @@ private slots:
         r = runCommand({cliPath(), "memory", "--model", "gpt2-124m", "--batch", "8", "--recompute", "some"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.find("--recompute: expected one of none, selective, full") != std::string::npos);
+        r = runCommand(
+            {cliPath(), "memory", "--model", "gpt2-124m", "--batch", "8", "--precision", "fp32", "--fp32-grads"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.find("--fp32-grads: only meaningful with --precision bf16 or fp16") != std::string::npos);
         r = runCommand({cliPath(), "throughput", "--model", "gpt2-124m", "--batch", "8", "--gpu", "a100-40"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.find("did you mean") != std::string::npos);

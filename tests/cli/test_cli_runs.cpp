@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -126,6 +128,20 @@ named = {(t['pid'], t['tid']) for t in threads}
 print(len(slices), len(procs), len(threads), overlaps, all(k in named for k in tracks))
 )PY";
 
+/** The documented stdlib reader of column chunks (scripts/orrery_db.py) against the store's own loader. */
+const char* kChunkReader = R"PY(
+import sqlite3, sys
+sys.path.insert(0, sys.argv[1])
+import orrery_db
+con = sqlite3.connect(sys.argv[2])
+run = int(sys.argv[3])
+iv = orrery_db.intervals(con, run)
+ut = orrery_db.utilization(con, run)
+de = orrery_db.decisions(con, run)
+busy = sum(r['end_s'] - r['start_s'] for r in iv)
+print(len(iv), repr(busy), max(r['gpu'] for r in iv), len(ut), ut[-1]['busy_by_type'], len(de), sum(d['queued'] for d in de))
+)PY";
+
 } // namespace
 
 class TestCliRuns : public QObject
@@ -136,7 +152,10 @@ private:
     std::string m_db;
     std::int64_t m_fifo = 0, m_sjf = 0;
     std::size_t m_intervals = 0;
-    std::string path(const std::string& name) const { return m_dir.filePath(QString::fromStdString(name)).toStdString(); }
+    std::string path(const std::string& name) const
+    {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
 
 private slots:
     void initTestCase()
@@ -200,8 +219,8 @@ private slots:
     void csvExportsReadBackInPython()
     {
         const auto jobs = path("jobs.csv");
-        auto r = runCommand({cliPath(), "runs", "export", std::to_string(m_fifo), "--db", m_db, "--format", "csv",
-                             "-o", jobs});
+        auto r = runCommand(
+            {cliPath(), "runs", "export", std::to_string(m_fifo), "--db", m_db, "--format", "csv", "-o", jobs});
         QCOMPARE(r.exitCode, 0);
         // 120 rows; the quoted id with a comma and quotes survives; units in column names.
         QCOMPARE(python(kCsvRows, {jobs, "job_id", "job \"3\", the odd one"}),
@@ -211,26 +230,46 @@ private slots:
         QVERIFY(python(kCsvRows, {jobs, "end_s", ""}).ends_with(" 2")); // two unfinished jobs: empty end_s
 
         const auto intervals = path("intervals.csv");
-        r = runCommand({cliPath(), "runs", "export", std::to_string(m_fifo), "--db", m_db, "--format", "csv",
-                        "--what", "intervals", "-o", intervals});
+        r = runCommand({cliPath(), "runs", "export", std::to_string(m_fifo), "--db", m_db, "--format", "csv", "--what",
+                        "intervals", "-o", intervals});
         QCOMPARE(r.exitCode, 0);
         const auto iv = python(kCsvRows, {intervals, "node", "a100-0"});
         QVERIFY2(iv.starts_with(std::to_string(m_intervals) + " "), iv.c_str());
 
         const auto util = path("util.csv");
-        r = runCommand({cliPath(), "runs", "export", std::to_string(m_fifo), "--db", m_db, "--format", "csv",
-                        "--what", "utilization", "-o", util});
+        r = runCommand({cliPath(), "runs", "export", std::to_string(m_fifo), "--db", m_db, "--format", "csv", "--what",
+                        "utilization", "-o", util});
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(python(kCsvRows, {util, "total_gpus", "20"}),
-                 std::string("120 busy_frac,busy_gpus,busy_gpus_a100-40gb-sxm,busy_gpus_rtx2080ti,time_s,total_gpus 120"));
+        QCOMPARE(
+            python(kCsvRows, {util, "total_gpus", "20"}),
+            std::string("120 busy_frac,busy_gpus,busy_gpus_a100-40gb-sxm,busy_gpus_rtx2080ti,time_s,total_gpus 120"));
 
         const auto cmp = path("compare.csv");
-        r = runCommand({cliPath(), "runs", "compare", std::to_string(m_fifo), std::to_string(m_sjf), "--db", m_db,
-                        "-o", cmp});
+        r = runCommand(
+            {cliPath(), "runs", "compare", std::to_string(m_fifo), std::to_string(m_sjf), "--db", m_db, "-o", cmp});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.find("avg_jct_s") != std::string::npos);
         QCOMPARE(python(kCsvRows, {cmp, "policy", "sjf"}).substr(0, 2), std::string("2 "));
         QVERIFY(python(kCsvRows, {cmp, "policy", "sjf"}).ends_with(" 1"));
+    }
+
+    void chunksReadBackWithTheDocumentedPythonModule()
+    {
+        store::RunStore s(m_db);
+        const auto run = s.loadRun(m_fifo).result;
+        double busy = 0;
+        int maxGpu = 0;
+        for (const auto& iv : run.intervals) {
+            busy += iv.endS - iv.startS;
+            maxGpu = std::max(maxGpu, iv.gpu);
+        }
+        long queued = 0;
+        for (const auto& d : run.decisions)
+            queued += d.queued;
+        const auto& last = run.utilization.back().busyByType;
+        const auto expected = fmt::format("{} {} {} {} [{}] {} {}", run.intervals.size(), busy, maxGpu,
+                                          run.utilization.size(), fmt::join(last, ", "), run.decisions.size(), queued);
+        QCOMPARE(python(kChunkReader, {test::sourcePath("scripts"), m_db, std::to_string(m_fifo)}), expected);
     }
 
     void chromeTraceReadsBackInPython()

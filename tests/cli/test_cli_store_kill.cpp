@@ -112,7 +112,7 @@ private slots:
         // Wait until the run has synced rows (the SIGINT handler is installed by then).
         QElapsedTimer t;
         t.start();
-        while (countRows(db, "SELECT count(*) FROM intervals") <= 0 && t.elapsed() < 60000 &&
+        while (countRows(db, "SELECT count(*) FROM interval_chunks") <= 0 && t.elapsed() < 60000 &&
                p.state() == QProcess::Running)
             QThread::msleep(20);
         QVERIFY2(p.state() == QProcess::Running, "simulation ended before it could be interrupted");

@@ -188,10 +188,14 @@ private slots:
         const double logits = 4.0 * 1024 * 8 * 50257;
         const double act = 12 * perLayer + sbh /*embedding dropout*/ + 4 * sbh /*final norm + head inputs*/ + logits;
         QVERIFY(std::abs(r.activationsGiB * kGiB - act) < 1);
-        // Logits gradient, plus the allocator slack of 10% of the per-step allocations.
-        QVERIFY(std::abs(r.temporaryGiB() * kGiB - (logits + 0.1 * (act + logits))) < 1);
+        // Logits gradient in the compute precision (bf16: 2 B), plus the allocator slack of 10% of the
+        // per-step allocations.
+        const double logitsGrad = 2.0 * 1024 * 8 * 50257;
+        QVERIFY(std::abs(r.temporaryGiB() * kGiB - (logitsGrad + 0.1 * (act + logitsGrad))) < 1);
         QCOMPARE(r.contextGiB, 0.5);
-        QVERIFY(std::abs(r.allocatedGiB() - (r.totalGiB() - 0.5)) < 1e-12);
+        QVERIFY(std::abs(r.slackGiB * kGiB - 0.1 * (act + logitsGrad)) < 1);
+        QVERIFY(std::abs(r.reservedGiB() - (r.totalGiB() - 0.5)) < 1e-12);
+        QVERIFY(std::abs(r.allocatedGiB() - (r.totalGiB() - 0.5 - r.slackGiB)) < 1e-12);
     }
 
     // Full mode options against hand-derived per-layer terms (LLaMA-2 7B: no dropout, gated MLP).
@@ -259,6 +263,47 @@ private slots:
         QVERIFY(std::abs(r.activationsGiB * kGiB - act) < 1);
         const double temp = 4 * s * b * V + 2 * P;
         QVERIFY(std::abs(r.temporaryGiB() * kGiB - (temp + 0.1 * (act + temp))) < 1);
+    }
+
+    // Megatron-Core bf16 keeps fp32 gradients: 18 B per parameter, 6 + 12/d with the distributed optimizer
+    // (ZeRO-1), as its README tabulates.
+    void fp32GradsByHand()
+    {
+        const ModelSpec& m = ModelLibrary::builtin().at("llama2-7b");
+        const double P = double(m.paramCount());
+        TrainingConfig c = cfg(8, 4096);
+        c.fp32Grads = true;
+        const MemoryBreakdown r = estimateMemory(m, c, {1, 1, 1});
+        QCOMPARE(r.weightsGiB * kGiB, 2 * P);
+        QCOMPARE(r.gradientsGiB * kGiB, 4 * P);
+        QCOMPARE(r.optimizerGiB * kGiB, 12 * P);
+        c.zeroStage = 1;
+        const MemoryBreakdown z = estimateMemory(m, c, {8, 1, 1});
+        QCOMPARE((z.weightsGiB + z.gradientsGiB) * kGiB, 6 * P);
+        QCOMPARE(z.optimizerGiB * kGiB, 12 * P / 8);
+        // Ignored for fp32 training (its gradients are fp32 already) and autocast (likewise).
+        TrainingConfig f32 = cfg(8, 4096);
+        f32.precision = workload::Precision::FP32;
+        TrainingConfig f32g = f32;
+        f32g.fp32Grads = true;
+        QCOMPARE(estimateMemory(m, f32g, {1, 1, 1}).gradientsGiB, estimateMemory(m, f32, {1, 1, 1}).gradientsGiB);
+    }
+
+    // One stage of a pipeline: the first holds p micro-batches and the embedding, the last the head;
+    // estimateMemory is the larger of the two.
+    void stageMemory()
+    {
+        const ModelSpec& m = ModelLibrary::builtin().at("gpt3-6.7b");
+        TrainingConfig c = cfg(64, 2048);
+        c.microBatch = 1;
+        const Parallelism par{1, 1, 4};
+        const MemoryBreakdown first = estimateStageMemory(m, c, par, 0);
+        const MemoryBreakdown last = estimateStageMemory(m, c, par, 3);
+        QCOMPARE(estimateMemory(m, c, par).totalGiB(), std::max(first.totalGiB(), last.totalGiB()));
+        QVERIFY(first.activationsGiB > last.activationsGiB); // 4 micro-batches in flight against 1
+        QVERIFY(estimateStageMemory(m, c, par, 1).totalGiB() < first.totalGiB());
+        QVERIFY_THROWS_EXCEPTION(Error, estimateStageMemory(m, c, par, 4));
+        QVERIFY_THROWS_EXCEPTION(Error, estimateStageMemory(m, c, par, -1));
     }
 
     // Pipeline: 1F1B keeps p micro-batches on stage 0; the head sits on the last stage.

@@ -83,7 +83,8 @@ private slots:
         QVERIFY(r.mfu < achievableEfficiency(*a100.gpu));
     }
 
-    // The data-parallel ring all-reduce uses the inter-node link once dp * tp exceeds a node.
+    // The data-parallel ring all-reduce uses the inter-node link once dp * tp exceeds a node: with k ranks
+    // of the group per node it crosses the boundary on k NICs at once (NCCL channels), capped by NVLink.
     void dataParallelUsesSlowestLink()
     {
         const ModelSpec& m = ModelLibrary::builtin().at("gpt2-124m");
@@ -91,7 +92,17 @@ private slots:
         const double bytes = 2.0 * double(m.paramCount());
         const double slow = estimateThroughput(m, c, {16, 1, 1}, target("a100-40gb-sxm", 10)).iterationS;
         const double fast = estimateThroughput(m, c, {16, 1, 1}, target("a100-40gb-sxm", 100)).iterationS;
-        QVERIFY(std::abs((slow - fast) - 2.0 * 15 / 16 * bytes * (1 / 10e9 - 1 / 100e9)) < 1e-9);
+        // 8 ranks per node: 8 x 10 = 80 GB/s; 8 x 100 capped by the 300 GB/s NVLink.
+        QVERIFY(std::abs((slow - fast) - 2.0 * 15 / 16 * bytes * (1 / 80e9 - 1 / 300e9)) < 1e-9);
+        // tp = 8: one rank of each data-parallel group per node, the eight groups share the node's NICs.
+        const ModelSpec& big = ModelLibrary::builtin().at("gpt3-6.7b");
+        TrainingConfig cb = cfg(64, 2048);
+        cb.microBatch = 1;
+        const double s8 = estimateThroughput(big, cb, {4, 8, 1}, target("a100-40gb-sxm", 10)).iterationS;
+        const double f8 = estimateThroughput(big, cb, {4, 8, 1}, target("a100-40gb-sxm", 20)).iterationS;
+        const double perGpuBytes = 2.0 * (double(big.paramCount()) - 2048.0 * 4096 * 7 / 8) / 8; // positions replicated
+        QVERIFY(s8 - f8 > 0.9 * 2.0 * 3 / 4 * perGpuBytes * (1 / 10e9 - 1 / 20e9));
+        QVERIFY(s8 - f8 < 1.1 * 2.0 * 3 / 4 * perGpuBytes * (1 / 10e9 - 1 / 20e9));
         // Within one node the inter-node link does not matter.
         const double in1 = estimateThroughput(m, c, {8, 1, 1}, target("a100-40gb-sxm", 10)).iterationS;
         const double in2 = estimateThroughput(m, c, {8, 1, 1}, target("a100-40gb-sxm", 100)).iterationS;

@@ -3,15 +3,18 @@
 
 #include "sim_test_helpers.h"
 
+#include "estimate/plan.h"
 #include "io/error.h"
+#include "io/scenario.h"
 #include "metrics/metrics.h"
+#include "sched/max_min_lp.h"
 #include "sched/registry.h"
 #include "sim/run_policies.h"
 #include "sim/simulator.h"
-#include "estimate/plan.h"
-#include "io/scenario.h"
 
+#include <cmath>
 #include <set>
+#include <utility>
 
 using namespace orrery;
 using orrery::test::fixedJob;
@@ -119,8 +122,8 @@ private slots:
         // K80 240 GB/s, V100 900 GB/s. fifo takes the first type with room (K80): 900 * 900/240 = 3375 s.
         // fifo_perf takes the V100: 900 s. Y (t=1, 90 s) then gets the other GPU in both cases:
         // fifo -> V100, 90 s; fifo_perf -> K80, 90 * 900/240 = 337.5 s.
-        const auto w = prepare(makeCluster({{"k80", 1, 1}, {"v100", 1, 1}}),
-                               {fixedJob("X", 0, 1, 900), fixedJob("Y", 1, 1, 90)});
+        const auto w =
+            prepare(makeCluster({{"k80", 1, 1}, {"v100", 1, 1}}), {fixedJob("X", 0, 1, 900), fixedJob("Y", 1, 1, 90)});
         QVERIFY(near(jcts(run(w, "fifo")), {3375, 90}));
         QVERIFY(near(jcts(run(w, "fifo_perf")), {900, 337.5}));
         const auto r = run(w, "fifo_perf");
@@ -149,8 +152,8 @@ private slots:
         // Round 360: job 0 has the larger share of time received -> job 1 runs 360-720.
         // Round 720: shares equal again -> job 0, finishes at 1080; job 1 runs 1080-1440.
         // JCT 1080, 1440, for both the agnostic and the throughput-aware policy (one type).
-        const auto w = prepare(makeCluster({{"v100", 1, 1}}), {fixedJob("a", 0, 1, 720), fixedJob("b", 0, 1, 720)},
-                               noPenalty());
+        const auto w =
+            prepare(makeCluster({{"v100", 1, 1}}), {fixedJob("a", 0, 1, 720), fixedJob("b", 0, 1, 720)}, noPenalty());
         QVERIFY(near(jcts(run(w, "max_min_fairness")), {1080, 1440}));
         QVERIFY(near(jcts(run(w, "max_min_fairness_perf")), {1080, 1440}));
     }
@@ -166,6 +169,58 @@ private slots:
         // Average rate (1 + 240/900) / 2 per job -> about 5684 s, rounded up to round boundaries.
         QVERIFY(std::abs(r.jobs[0].endS - r.jobs[1].endS) <= 360);
         QVERIFY(r.jobs[1].endS > 5600 && r.jobs[1].endS < 6100);
+    }
+
+    void mergingIdenticalJobsKeepsTheLpOptimum()
+    {
+        ORRERY_CHECK_PROPERTY("the class-merged max-min LP reaches the same optimum, feasibly", [] {
+            const int types = *rc::gen::inRange(1, 4);
+            const int kinds = *rc::gen::inRange(1, 5);
+            const int jobs = *rc::gen::inRange(1, 25);
+            const auto T = static_cast<std::size_t>(types);
+            std::vector<std::vector<double>> rows(static_cast<std::size_t>(kinds), std::vector<double>(T));
+            std::vector<int> kindDemand(static_cast<std::size_t>(kinds));
+            for (int k = 0; k < kinds; ++k) {
+                kindDemand[static_cast<std::size_t>(k)] = *rc::gen::element(1, 1, 2, 4);
+                for (auto& v : rows[static_cast<std::size_t>(k)])
+                    v = *rc::gen::inRange(0, 40) / 10.0; // zeros included: a type the job cannot use
+            }
+            std::vector<double> c;
+            std::vector<int> demand;
+            for (int j = 0; j < jobs; ++j) {
+                const auto k = static_cast<std::size_t>(*rc::gen::inRange(0, kinds));
+                c.insert(c.end(), rows[k].begin(), rows[k].end());
+                demand.push_back(kindDemand[k]);
+            }
+            std::vector<int> capacity(T);
+            for (auto& n : capacity)
+                n = *rc::gen::inRange(0, 12);
+            std::vector<double> merged, plain;
+            RC_ASSERT(sched::solveMaxMin(jobs, types, c, demand, capacity, merged, true));
+            RC_ASSERT(sched::solveMaxMin(jobs, types, c, demand, capacity, plain, false));
+            const auto minAndTotal = [&](const std::vector<double>& x) {
+                double lo = INFINITY, total = 0;
+                std::vector<double> used(T, 0.0);
+                for (std::size_t j = 0; j < static_cast<std::size_t>(jobs); ++j) {
+                    double value = 0, share = 0;
+                    for (std::size_t t = 0; t < T; ++t) {
+                        value += c[j * T + t] * x[j * T + t];
+                        share += x[j * T + t];
+                        used[t] += demand[j] * x[j * T + t];
+                    }
+                    RC_ASSERT(share <= 1 + 1e-6);
+                    lo = std::min(lo, value);
+                    total += value;
+                }
+                for (std::size_t t = 0; t < T; ++t)
+                    RC_ASSERT(used[t] <= capacity[t] + 1e-6);
+                return std::pair{lo, total};
+            };
+            const auto [mergedMin, mergedTotal] = minAndTotal(merged);
+            const auto [plainMin, plainTotal] = minAndTotal(plain);
+            RC_ASSERT(std::abs(mergedMin - plainMin) <= 1e-6 * std::max(1.0, plainMin));
+            RC_ASSERT(std::abs(mergedTotal - plainTotal) <= 1e-5 * std::max(1.0, plainTotal));
+        });
     }
 
     void oversubscriptionIsAnErrorNamingThePolicy()

@@ -102,6 +102,15 @@ std::vector<BadCase> badCases()
          "bad.json: workload.jobs[1].autocast: only serverless jobs (with \"model\") take this field"},
         {"autocast not a boolean", [](json& j) { j["workload"]["jobs"][0]["autocast"] = "yes"; },
          "bad.json: workload.jobs[0].autocast: expected true or false, got \"yes\""},
+        {"fp32_grads not a boolean", [](json& j) { j["workload"]["jobs"][0]["fp32_grads"] = 1; },
+         "bad.json: workload.jobs[0].fp32_grads: expected true or false, got 1"},
+        {"fp32_grads with fp32", [](json& j) {
+             j["workload"]["jobs"][0]["precision"] = "fp32";
+             j["workload"]["jobs"][0]["fp32_grads"] = true;
+         },
+         "bad.json: workload.jobs[0].fp32_grads: only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 training has fp32 gradients)"},
+        {"fp32_grads on fixed job", [](json& j) { j["workload"]["jobs"][1]["fp32_grads"] = true; },
+         "bad.json: workload.jobs[1].fp32_grads: only serverless jobs (with \"model\") take this field"},
         {"fixed field on serverless job", [](json& j) { j["workload"]["jobs"][0]["duration_s"] = 4; },
          "bad.json: workload.jobs[0].duration_s: only fixed-request jobs (with \"gpus\") take this field"},
         {"duplicate job id", [](json& j) { j["workload"]["jobs"][2]["id"] = "s"; },
@@ -241,6 +250,7 @@ private slots:
                     j["zero"] = *rc::gen::inRange(0, 4);
                     j["recompute"] = *rc::gen::elementOf(std::vector<std::string>{"none", "selective", "full"});
                     j["autocast"] = *rc::gen::arbitrary<bool>();
+                    j["fp32_grads"] = *rc::gen::arbitrary<bool>();
                 } else {
                     j["gpus"] = *rc::gen::inRange(1, 64);
                     j["duration_s"] = *rc::gen::inRange(1, 1000000);

@@ -2,6 +2,7 @@
 
 #include "hardware/gpu_layout.h"
 #include "io/error.h"
+#include "store/column_chunks.h"
 #include "store/run_store.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
@@ -82,7 +83,7 @@ void writeBytes(const std::string& path, const std::string& bytes)
 }
 
 store::RunFilter filter(std::string scenario, std::string policy, std::optional<store::RunStatus> status = {},
-                       int limit = 0)
+                        int limit = 0)
 {
     store::RunFilter f;
     f.scenario = std::move(scenario);
@@ -204,8 +205,8 @@ rc::Gen<sim::RunResult> genRun()
         }
         const int decisions = *rc::gen::inRange(0, 30);
         for (int i = 0; i < decisions; ++i)
-            r.decisions.push_back({*seconds(), *rc::gen::inRange(0, 1000) * 1e-6, *rc::gen::inRange(0, 50),
-                                   *rc::gen::inRange(0, 50)});
+            r.decisions.push_back(
+                {*seconds(), *rc::gen::inRange(0, 1000) * 1e-6, *rc::gen::inRange(0, 50), *rc::gen::inRange(0, 50)});
         r.makespanS = *seconds();
         r.wallS = *rc::gen::inRange(0, 1000) * 1e-3;
         r.cancelled = *rc::gen::arbitrary<bool>();
@@ -220,7 +221,10 @@ class TestStore : public QObject
     Q_OBJECT
 private:
     QTemporaryDir m_dir;
-    std::string path(const std::string& name) const { return m_dir.filePath(QString::fromStdString(name)).toStdString(); }
+    std::string path(const std::string& name) const
+    {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
 
 private slots:
     void hashIsFnv1a()
@@ -241,7 +245,8 @@ private slots:
         store::Statement mode(s.connection(), "PRAGMA journal_mode");
         QVERIFY(mode.step());
         QCOMPARE(mode.columnText(0), std::string("wal"));
-        for (const char* table : {"scenarios", "runs", "gpus", "jobs", "intervals", "utilization", "decisions"}) {
+        for (const char* table :
+             {"scenarios", "runs", "gpus", "jobs", "interval_chunks", "utilization_chunks", "decision_chunks"}) {
             store::Statement t(s.connection(), "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1");
             t.bind(1, table);
             QVERIFY(t.step());
@@ -288,7 +293,8 @@ private slots:
         const auto other = path("other.sqlite");
         {
             store::Connection db(other, store::Connection::Mode::ReadWriteCreate);
-            db.exec("CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO photos (path) VALUES ('a.jpg')");
+            db.exec(
+                "CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO photos (path) VALUES ('a.jpg')");
         }
         expectRefused(other, "another application");
 
@@ -333,10 +339,92 @@ private slots:
             const auto back = s.loadRun(id);
             compareRuns(run, back.result);
             RC_ASSERT(back.layout == twoNodeLayout());
-            RC_ASSERT(back.record.status == (run.cancelled ? store::RunStatus::Cancelled : store::RunStatus::Completed));
+            RC_ASSERT(back.record.status ==
+                      (run.cancelled ? store::RunStatus::Cancelled : store::RunStatus::Completed));
             RC_ASSERT(back.record.jobCount == std::optional<int>(static_cast<int>(run.jobs.size())));
         });
         QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void seriesSyncedInPiecesAcrossChunksReadBack()
+    {
+        const auto p = path("chunks.sqlite");
+        store::RunStore s(p);
+        ORRERY_CHECK_PROPERTY("series synced at arbitrary points, across chunk boundaries, read back whole", [&] {
+            const auto n = static_cast<std::size_t>(*rc::gen::inRange(0, 3 * static_cast<int>(store::kChunkRows) + 7));
+            sim::RunResult full = smallRun();
+            full.intervals.clear();
+            full.utilization.clear();
+            full.decisions.clear();
+            for (std::size_t i = 0; i < n; ++i) {
+                full.intervals.push_back({static_cast<int>(i % 3), static_cast<int>(i % 6), i * 1.5, i * 1.5 + 7});
+                full.utilization.push_back(
+                    {i * 2.0, static_cast<int>(i % 7), {static_cast<int>(i % 5), static_cast<int>(i % 3)}});
+                full.decisions.push_back({i * 0.5, i * 1e-6, static_cast<int>(i % 11), static_cast<int>(i % 13)});
+            }
+            auto cuts = *rc::gen::container<std::vector<std::size_t>>(rc::gen::inRange<std::size_t>(0, n + 1));
+            std::sort(cuts.begin(), cuts.end());
+            auto writer = s.beginRun(info(), *rc::gen::inRange(1, 20000));
+            for (const std::size_t cut : cuts) {
+                sim::RunResult partial = full;
+                partial.jobs.resize(1);
+                partial.intervals.resize(cut);
+                partial.utilization.resize(cut);
+                partial.decisions.resize(cut);
+                writer.sync(partial);
+            }
+            writer.finish(full, store::RunStatus::Completed);
+            compareRuns(full, s.loadRun(writer.runId()).result);
+            RC_ASSERT(s.connection().queryInt(fmt::format("SELECT sum(records) FROM decision_chunks WHERE run_id = {}",
+                                                          writer.runId())) == static_cast<std::int64_t>(n));
+        });
+        QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void version2RowsAreMigratedToChunks()
+    {
+        const auto p = path("v2.sqlite");
+        {
+            // A store as schema version 2 left it: one row per interval, sample and decision.
+            store::Connection db(p, store::Connection::Mode::ReadWriteCreate);
+            store::migrate(db, 2);
+            db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');"
+                    "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus) "
+                    "VALUES (1, 'fifo', 1, '0.1.0', 't', 'completed', 6);"
+                    "INSERT INTO intervals VALUES (1, 0, 0, 0, 0, 50), (1, 1, 1, 4, 10, 30.5);"
+                    "INSERT INTO utilization VALUES (1, 0, 0, 1, '[1,0]'), (1, 1, 10, 2, '[1,1]');"
+                    "INSERT INTO decisions VALUES (1, 0, 0, 1e-5, 2, 0)");
+        }
+        store::RunStore s(p);
+        QCOMPARE(count(s, "PRAGMA user_version"), std::int64_t(store::schemaVersion()));
+        QCOMPARE(count(s, "SELECT count(*) FROM sqlite_schema WHERE name IN ('intervals', 'utilization', 'decisions')"),
+                 std::int64_t(0));
+        const auto run = s.loadRun(1).result;
+        QCOMPARE(run.intervals.size(), std::size_t(2));
+        QCOMPARE(run.intervals[1].gpu, 4);
+        QCOMPARE(run.intervals[1].endS, 30.5);
+        QCOMPARE(run.utilization.size(), std::size_t(2));
+        QCOMPARE(run.utilization[1].busyByType, (std::vector<int>{1, 1}));
+        QCOMPARE(run.decisions.size(), std::size_t(1));
+        QCOMPARE(run.decisions[0].queued, 2);
+        QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void damagedChunkIsReportedNotMisread()
+    {
+        const auto p = path("damaged-chunk.sqlite");
+        store::RunStore s(p);
+        const auto id = s.storeRun(info(), smallRun());
+        s.connection().exec("UPDATE interval_chunks SET start_s = x'0000'");
+        try {
+            s.loadRun(id);
+            QFAIL("a damaged chunk was read");
+        } catch (const Error& e) {
+            QCOMPARE(QString::fromStdString(e.file()), QString::fromStdString(p));
+            const std::string what = e.what();
+            QVERIFY2(what.find("interval_chunks") != std::string::npos, e.what());
+            QVERIFY2(what.find("start_s holds 2 bytes, expected 40") != std::string::npos, e.what());
+        }
     }
 
     void scenariosAreSharedByContent()
@@ -377,7 +465,8 @@ private slots:
         QVERIFY(!s.deleteRun(other));
         QVERIFY(!s.findRun(other));
         QCOMPARE(count(s, fmt::format("SELECT count(*) FROM jobs WHERE run_id = {}", other)), std::int64_t(0));
-        QCOMPARE(count(s, fmt::format("SELECT count(*) FROM intervals WHERE run_id = {}", other)), std::int64_t(0));
+        QCOMPARE(count(s, fmt::format("SELECT count(*) FROM interval_chunks WHERE run_id = {}", other)),
+                 std::int64_t(0));
         QCOMPARE(count(s, "SELECT count(*) FROM scenarios"), std::int64_t(1)); // the orphaned scenario went too
         QVERIFY_THROWS_EXCEPTION(Error, s.loadRun(other));
     }
@@ -388,12 +477,14 @@ private slots:
         store::RunStore s(p);
         auto writer = s.beginRun(info(), 4);
         auto run = smallRun();
-        run.jobs.resize(2); // j2 has not arrived yet
+        run.jobs.resize(2);    // j2 has not arrived yet
         run.jobs[1].endS = -1; // j1 still runs: its record is not final
-        writer.sync(run);   // 5 intervals + 4 samples + 3 decisions + 1 finished job, in batches of 4
+        writer.sync(run);      // 5 intervals + 4 samples + 3 decisions + 1 finished job, in batches of 4
         store::RunStore reader(p);
-        const auto committed = count(reader, "SELECT (SELECT count(*) FROM intervals) + (SELECT count(*) FROM utilization)"
-                                             " + (SELECT count(*) FROM decisions) + (SELECT count(*) FROM jobs)");
+        const auto committed =
+            count(reader, "SELECT (SELECT sum(records) FROM interval_chunks) + (SELECT sum(records) FROM "
+                          "utilization_chunks) + (SELECT sum(records) FROM decision_chunks) + "
+                          "(SELECT count(*) FROM jobs)");
         QCOMPARE(committed, std::int64_t(13));
         QCOMPARE(reader.findRun(writer.runId())->status, store::RunStatus::Running); // its writer is alive
         writer.finish(smallRun(), store::RunStatus::Completed);
@@ -413,7 +504,7 @@ private slots:
                          [](const auto& a, const auto& b) { return a.gpu < b.gpu; });
         writer.finish(run, store::RunStatus::Completed);
         compareRuns(run, s.loadRun(writer.runId()).result);
-        QCOMPARE(count(s, "SELECT count(*) FROM intervals"), std::int64_t(run.intervals.size()));
+        QCOMPARE(count(s, "SELECT sum(records) FROM interval_chunks"), std::int64_t(run.intervals.size()));
     }
 
     void runsOfDeadWritersAreMarkedInterrupted()

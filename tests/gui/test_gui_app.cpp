@@ -29,6 +29,7 @@
 #include "runs/run_history_panel.h"
 #include "runs/run_manager_panel.h"
 #include "runs/run_saver.h"
+#include "store/run_store.h"
 #include "timeline/gantt_view.h"
 
 #include <QAbstractItemModelTester>
@@ -39,6 +40,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+
+#include <map>
 
 using namespace orrery;
 using namespace orrery::gui;
@@ -101,7 +104,8 @@ private slots:
         m_window = std::make_unique<MainWindow>();
         m_window->setScenario(io::defaultScenario(), QString());
         m_window->resize(1400, 900);
-        connect(m_window->runSaver(), &RunSaver::failed, this, [](int, const QString& e) { qWarning() << "store:" << e; });
+        connect(m_window->runSaver(), &RunSaver::failed, this,
+                [](int, const QString& e) { qWarning() << "store:" << e; });
         m_window->show();
     }
     void cleanupTestCase() { m_window.reset(); }
@@ -109,11 +113,16 @@ private slots:
     void modelsPassTheTester()
     {
         auto* w = m_window.get();
-        QAbstractItemModelTester cluster(w->clusterEditor()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester totals(w->clusterEditor()->totalsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester catalog(w->catalogView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester jobs(w->workloadEditor()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester metrics(w->comparison()->metrics(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester cluster(w->clusterEditor()->model(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester totals(w->clusterEditor()->totalsModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester catalog(w->catalogView()->model(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester jobs(w->workloadEditor()->model(),
+                                      QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester metrics(w->comparison()->metrics(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester runs(w->runHistory()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         // Drive every model through its change paths while the testers watch.
         w->clusterEditor()->model()->addGroup();
@@ -141,7 +150,11 @@ private slots:
         QVERIFY(model->setData(model->index(0, ClusterModel::Nodes), 5));
         QCOMPARE(doc->cluster().totalGpus(), 60);
         QVERIFY(doc->isModified());
-        QCOMPARE(m_window->clusterEditor()->totalsModel()->data(m_window->clusterEditor()->totalsModel()->index(3, GpuTotalsModel::Gpus)).toInt(), 60);
+        QCOMPARE(m_window->clusterEditor()
+                     ->totalsModel()
+                     ->data(m_window->clusterEditor()->totalsModel()->index(3, GpuTotalsModel::Gpus))
+                     .toInt(),
+                 60);
         // Refused edits are explained and change nothing.
         QVERIFY(!model->setData(model->index(0, ClusterModel::Nodes), 0));
         QVERIFY(m_window->clusterEditor()->message().contains(QStringLiteral("whole number")));
@@ -185,7 +198,8 @@ private slots:
         m_window->setScenario(fixedJobScenario(60), QString());
         auto* manager = m_window->runManager();
         auto* runner = m_window->jobRunner();
-        const auto ids = manager->runPolicies({QStringLiteral("fifo"), QStringLiteral("sjf"), QStringLiteral("tiresias")});
+        const auto ids =
+            manager->runPolicies({QStringLiteral("fifo"), QStringLiteral("sjf"), QStringLiteral("tiresias")});
         QCOMPARE(ids.size(), 3);
         manager->cancel(ids[2]); // before it can finish: it must end cancelled, the others unaffected
         QTRY_COMPARE_WITH_TIMEOUT(runner->runningCount(), 0, 15000);
@@ -197,9 +211,19 @@ private slots:
             QCOMPARE(r.result->jobs.size(), std::size_t(60));
             QVERIFY(!r.result->intervals.empty());
         }
-        // Saved to the store as they finish.
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->runs()->runs()[0].storeId >= 0 && m_window->runs()->runs()[1].storeId >= 0, 10000);
+        // Recorded in the store while they ran: the finished ones completed, the cancelled one cancelled.
+        QVERIFY(m_window->runs()->runs()[0].storeId >= 0 && m_window->runs()->runs()[1].storeId >= 0);
         QCOMPARE(m_window->runHistory()->model()->rowCount(), 2);
+        store::RunStore db(m_window->runSaver()->databasePath().toStdString());
+        std::map<std::string, std::string> statusByPolicy;
+        for (const auto& r : db.listRuns())
+            statusByPolicy[r.policy] = store::toString(r.status);
+        QCOMPARE(statusByPolicy["fifo"], std::string("completed"));
+        QCOMPARE(statusByPolicy["sjf"], std::string("completed"));
+        QCOMPARE(statusByPolicy["tiresias"], std::string("cancelled"));
+        const auto stored = db.loadRun(m_window->runs()->runs()[0].storeId).result;
+        QCOMPARE(stored.jobs.size(), std::size_t(60));
+        QCOMPARE(stored.intervals.size(), m_window->runs()->runs()[0].result->intervals.size());
     }
 
     void failedRunLeavesOthersRunning()
@@ -263,14 +287,16 @@ private slots:
     void viewsRenderSomething()
     {
         QFETCH(int, which);
-        QWidget* widgets[] = {m_window->gantt(), m_window->clusterAtTime(), m_window->utilisation()->chartView(),
-                              m_window->comparison(), m_window->clusterEditor(), m_window->workloadEditor(), m_window.get()};
+        QWidget* widgets[] = {m_window->gantt(),      m_window->clusterAtTime(), m_window->utilisation()->chartView(),
+                              m_window->comparison(), m_window->clusterEditor(), m_window->workloadEditor(),
+                              m_window.get()};
         QWidget* w = widgets[which];
         if (which < 4)
             m_window->resultTabs()->setCurrentIndex(which);
         const QImage image = renderToImage(w, w == m_window.get() ? QSize() : QSize(900, 600));
         const int painted = nonBackgroundPixels(image);
-        QVERIFY2(painted > image.width() * image.height() / 4 / 50, qPrintable(QStringLiteral("only %1 painted pixels").arg(painted)));
+        QVERIFY2(painted > image.width() * image.height() / 4 / 50,
+                 qPrintable(QStringLiteral("only %1 painted pixels").arg(painted)));
     }
 
     void exports()
@@ -283,7 +309,9 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();
         QVERIFY(bytes.startsWith("%PDF"));
-        QCOMPARE(static_cast<int>(bytes.count("/Type /Page\n") + bytes.count("/Type /Page ") + bytes.count("/Type /Page>")), pages);
+        QCOMPARE(
+            static_cast<int>(bytes.count("/Type /Page\n") + bytes.count("/Type /Page ") + bytes.count("/Type /Page>")),
+            pages);
 
         const QString svg = m_data.filePath(QStringLiteral("cdf.svg"));
         QVERIFY(exportWidget(m_window->comparison()->cdf()->chartView(), svg, &error));
@@ -348,13 +376,17 @@ private slots:
         JobRunner runner;
         QStringList delivered;
         std::atomic<bool> release{false};
-        runner.start<QString>(QStringLiteral("k"), [&](TaskContext&) {
-            while (!release.load())
-                QThread::msleep(1);
-            return QStringLiteral("old");
-        }, this, [&](QString v) { delivered << v; });
-        runner.start<QString>(QStringLiteral("k"), [](TaskContext&) { return QStringLiteral("new"); }, this,
-                              [&](QString v) { delivered << v; });
+        runner.start<QString>(
+            QStringLiteral("k"),
+            [&](TaskContext&) {
+                while (!release.load())
+                    QThread::msleep(1);
+                return QStringLiteral("old");
+            },
+            this, [&](QString v) { delivered << v; });
+        runner.start<QString>(
+            QStringLiteral("k"), [](TaskContext&) { return QStringLiteral("new"); }, this,
+            [&](QString v) { delivered << v; });
         release = true;
         QTRY_COMPARE(runner.runningCount(), 0);
         QCOMPARE(delivered, QStringList{QStringLiteral("new")});

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "sim/run_result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace orrery::store {
+
+class Connection;
+
+/**
+ * The long per-run series (allocation intervals, utilisation samples,
+ * decision timings) are stored column-wise: one row per chunk of up to
+ * kChunkRows records, each column a BLOB of little-endian int32 or float64
+ * values. One SQL row per record made storing a 100,000-job run cost several
+ * times its simulation (docs/performance.md); packed chunks cost a memcpy.
+ * The byte layout is documented in docs/database.md for pandas/numpy users.
+ */
+inline constexpr std::size_t kChunkRows = 4096;
+
+/**
+ * Appends one run's series chunk by chunk. A write starts at the chunk that
+ * holds the first record not yet written and replaces it, so a growing
+ * series can be synced often and its last, partial chunk is completed later.
+ */
+class ColumnChunkWriter
+{
+public:
+    ColumnChunkWriter(Connection& db, std::int64_t runId);
+    ~ColumnChunkWriter();
+    ColumnChunkWriter(const ColumnChunkWriter&) = delete;
+    ColumnChunkWriter& operator=(const ColumnChunkWriter&) = delete;
+
+    /** Writes records [from, rows.size()); returns how many records it wrote (rewritten ones included). */
+    std::size_t writeIntervals(const std::vector<sim::AllocationInterval>& rows, std::size_t from);
+    std::size_t writeUtilization(const std::vector<sim::UtilizationSample>& rows, std::size_t from);
+    std::size_t writeDecisions(const std::vector<sim::DecisionTiming>& rows, std::size_t from);
+    /** Removes the run's interval chunks (the series is about to be written again in another order). */
+    void deleteIntervals();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m;
+};
+
+/** Reads a run's series back; a damaged chunk throws orrery::Error naming `path`, the table, run and chunk. */
+std::vector<sim::AllocationInterval> readIntervals(Connection& db, const std::string& path, std::int64_t runId);
+std::vector<sim::UtilizationSample> readUtilization(Connection& db, const std::string& path, std::int64_t runId);
+std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string& path, std::int64_t runId);
+
+/** Number of records a run's chunks of `table` hold (interval_chunks, utilization_chunks or decision_chunks). */
+std::int64_t chunkedRecordCount(Connection& db, const std::string& table, std::int64_t runId);
+
+} // namespace orrery::store
