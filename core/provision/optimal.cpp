@@ -181,7 +181,7 @@ private:
                 // later stage i, itself after i idled as above: for j <= i,
                 //   T >= sync_j + W_total + (m - 1) W_i - early_i f_i,
                 //   sync_j = w_j + F_{<j} - W_{<j} + (2k - 2 - j) p.
-                const double sync = std::max(maxSync, c + prefF - (prefF + prefB) + (2 * m_k - 2 - s) * p2p);
+                const double sync = std::max(maxSync, c - prefB + (2 * m_k - 2 - s) * p2p);
                 const double pair = std::max(pairs, sync + (m - 1) * (f + b) - early * f);
                 const double restPair =
                     sync + (m - 1) * m_bounds.maxBackwardLowerS(rest - l, m_left); // i among the later stages

@@ -52,14 +52,14 @@ private:
     int m_k;
     int m_m;
     int m_layers;
-    std::vector<double> m_work;      // f + b of one layer, per type
-    std::vector<double> m_backward;  // b of one layer
-    std::vector<double> m_sync;      // all-reduce of one layer
-    std::vector<int> m_cap;          // most layers at any position of k
-    std::vector<int> m_byWork;       // types, fastest layer first
-    std::vector<double> m_sync0;     // all-reduce of the embedding (stage 0 without layers)
-    std::vector<double> m_fill;      // c_j for j = 0 .. k
-    std::vector<double> m_fillHops;  // the same weights on 2 x position, for the last j stages
+    std::vector<double> m_work;     // f + b of one layer, per type
+    std::vector<double> m_backward; // b of one layer
+    std::vector<double> m_sync;     // all-reduce of one layer
+    std::vector<int> m_cap;         // most layers at any position of k
+    std::vector<int> m_byWork;      // types, fastest layer first
+    std::vector<double> m_sync0;    // all-reduce of the embedding (stage 0 without layers)
+    std::vector<double> m_fill;     // c_j for j = 0 .. k
+    std::vector<double> m_fillHops; // the same weights on 2 x position, for the last j stages
     double m_p2p = 0;
 };
 
