@@ -38,6 +38,7 @@ struct ProvisionArgs
     bool evaluated = false;
     double bandwidthGbitS = 2.5;
     double optimalBudgetS = 3600;
+    double optimalTimeLimitS = 3600;
     bool json = false;
 };
 
@@ -142,25 +143,24 @@ nlohmann::json planJson(const provision::ProvisionResult& r, const std::vector<p
         for (const auto& s : r.plan.stages)
             stages.push_back({{"gpu", pool[static_cast<std::size_t>(s.gpu)].gpu.name}, {"layers", s.layers}});
     }
-    nlohmann::json out = {
-        {"strategy", provision::toString(r.strategy)},
-        {"feasible", r.feasible},
-        {"gpus", gpus},
-        {"dp", r.hasPlan ? r.plan.dp : 0},
-        {"pp", r.hasPlan ? r.plan.pp() : 0},
-        {"stages", stages},
-        {"iteration_s", r.hasPlan ? nlohmann::json(r.plan.iterationS) : nlohmann::json(nullptr)},
-        {"total_s", r.hasPlan ? nlohmann::json(r.plan.totalS) : nlohmann::json(nullptr)},
-        {"cost", r.hasPlan ? nlohmann::json(r.plan.cost) : nlohmann::json(nullptr)},
-        {"slo_s", job.sloS},
-        {"iterations", job.iterations},
-        {"search",
-         {{"expanded", r.stats.expanded},
-          {"pruned_bp", r.stats.prunedBp},
-          {"pruned_cp", r.stats.prunedCp},
-          {"pruned_tcp", r.stats.prunedTcp},
-          {"placements", r.stats.placements},
-          {"wall_s", r.stats.wallS}}}};
+    nlohmann::json out = {{"strategy", provision::toString(r.strategy)},
+                          {"feasible", r.feasible},
+                          {"gpus", gpus},
+                          {"dp", r.hasPlan ? r.plan.dp : 0},
+                          {"pp", r.hasPlan ? r.plan.pp() : 0},
+                          {"stages", stages},
+                          {"iteration_s", r.hasPlan ? nlohmann::json(r.plan.iterationS) : nlohmann::json(nullptr)},
+                          {"total_s", r.hasPlan ? nlohmann::json(r.plan.totalS) : nlohmann::json(nullptr)},
+                          {"cost", r.hasPlan ? nlohmann::json(r.plan.cost) : nlohmann::json(nullptr)},
+                          {"slo_s", job.sloS},
+                          {"iterations", job.iterations},
+                          {"search",
+                           {{"expanded", r.stats.expanded},
+                            {"pruned_bp", r.stats.prunedBp},
+                            {"pruned_cp", r.stats.prunedCp},
+                            {"pruned_tcp", r.stats.prunedTcp},
+                            {"placements", r.stats.placements},
+                            {"wall_s", r.stats.wallS}}}};
     if (!r.feasible)
         out["reason"] = r.hasPlan ? "no plan meets the SLO; the fastest plan found is shown"
                                   : "no plan fits the model within the quotas";
@@ -171,8 +171,13 @@ nlohmann::json planJson(const provision::ProvisionResult& r, const std::vector<p
             for (std::size_t t = 0; t < pool.size(); ++t)
                 if (e.gpuCounts[t] > 0)
                     g[pool[t].gpu.name] = e.gpuCounts[t];
-            ev.push_back({{"gpus", g}, {"dp", e.dp}, {"pp", e.pp}, {"iteration_s", e.iterationS},
-                          {"total_s", e.totalS}, {"cost", e.cost}, {"meets_slo", e.meetsSlo}});
+            ev.push_back({{"gpus", g},
+                          {"dp", e.dp},
+                          {"pp", e.pp},
+                          {"iteration_s", e.iterationS},
+                          {"total_s", e.totalS},
+                          {"cost", e.cost},
+                          {"meets_slo", e.meetsSlo}});
         }
         out["evaluated"] = ev;
     }
@@ -183,7 +188,7 @@ void printHuman(const provision::ProvisionResult& r, const std::vector<provision
                 const provision::ProvisionJob& job)
 {
     std::cout << fmt::format("strategy {}: {}\n", provision::toString(r.strategy),
-                             r.feasible ? "plan meets the SLO"
+                             r.feasible  ? "plan meets the SLO"
                              : r.hasPlan ? "INFEASIBLE_SLO (fastest plan found below)"
                                          : "no plan fits the model within the quotas");
     if (r.hasPlan) {
@@ -194,9 +199,10 @@ void printHuman(const provision::ProvisionResult& r, const std::vector<provision
                        std::to_string(st.layers)});
         }
         std::cout << table.render();
-        std::cout << fmt::format("dp {} x pp {} = {} GPUs; iteration {:.3f} s; {} iterations {:.1f} s (SLO {}); cost {:.4g}\n",
-                                 r.plan.dp, r.plan.pp(), r.plan.gpuCount(), r.plan.iterationS, job.iterations,
-                                 r.plan.totalS, job.sloS > 0 ? fmt::format("{:g} s", job.sloS) : "none", r.plan.cost);
+        std::cout << fmt::format(
+            "dp {} x pp {} = {} GPUs; iteration {:.3f} s; {} iterations {:.1f} s (SLO {}); cost {:.4g}\n", r.plan.dp,
+            r.plan.pp(), r.plan.gpuCount(), r.plan.iterationS, job.iterations, r.plan.totalS,
+            job.sloS > 0 ? fmt::format("{:g} s", job.sloS) : "none", r.plan.cost);
     }
     std::cout << fmt::format("search: {} expanded, pruned BP {} CP {} TCP {}, {} placements, {:.3f} s\n",
                              r.stats.expanded, r.stats.prunedBp, r.stats.prunedCp, r.stats.prunedTcp,
@@ -228,6 +234,9 @@ void registerProvisionCommand(CLI::App& app)
     cmd->add_option("--bandwidth-gbit-s", a->bandwidthGbitS, "Inter-instance bandwidth")->capture_default_str();
     cmd->add_option("--optimal-budget-s", a->optimalBudgetS, "Optimal refuses searches estimated above this")
         ->capture_default_str();
+    cmd->add_option("--optimal-time-limit-s", a->optimalTimeLimitS,
+                    "Optimal stops with an error after searching this long (0: no limit)")
+        ->capture_default_str();
     cmd->add_flag("--evaluated", a->evaluated, "With --json: every complete plan evaluated (cost vs time)");
     cmd->add_flag("--json", a->json, "Machine-readable output");
     cmd->callback([a] {
@@ -252,6 +261,7 @@ void registerProvisionCommand(CLI::App& app)
         options.timeCapacityPruning = !a->noTcp;
         options.recordEvaluated = a->evaluated;
         options.optimalBudgetS = a->optimalBudgetS;
+        options.optimalTimeLimitS = a->optimalTimeLimitS;
         const provision::EstimatorProfileSource source(parseEfficiency(a->efficiency, catalog));
         const auto result = provision::provisionGpus(job, pool, source, options);
         if (a->json)

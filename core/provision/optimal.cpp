@@ -31,7 +31,7 @@ struct Candidate
     double pricePerHour = 0; // all d*k GPUs
     double lowerIterS = 0;   // valid lower bound on T_iter for any order and split (PipelineBounds)
     double lowerCost = 0;
-    double orders = 0;       // distinct stage orders, k! / prod(c!)
+    double orders = 0; // distinct stage orders, k! / prod(c!)
 };
 
 void forEachMultiset(const std::vector<int>& quota, int k, const std::function<void(const std::vector<int>&)>& fn)
@@ -119,8 +119,7 @@ class OrderSearch
 public:
     OrderSearch(const PipelineModel& model, const PipelineBounds& bounds, int k, SearchState* state)
         : m_model(model), m_bounds(bounds), m_k(k), m_state(state)
-    {
-    }
+    {}
 
     Placement run(const std::vector<int>& counts, double capS)
     {
@@ -268,11 +267,12 @@ ProvisionResult espressoSeed(const ProvisionJob& job, const std::vector<PoolGpu>
 {
     ProvisionOptions options;
     options.strategy = Strategy::Espresso;
-    return allocate(job, pool, source, options,
-                    [](const PipelineModel& m, const std::vector<int>& types, double cut) {
-                        return cmrPlace(m, types, nullptr, cut);
-                    },
-                    cancel);
+    return allocate(
+        job, pool, source, options,
+        [](const PipelineModel& m, const std::vector<int>& types, double cut) {
+            return cmrPlace(m, types, nullptr, cut);
+        },
+        cancel);
 }
 
 /** Offers the seed to `state` as a placement of Optimal's own model for its d (re-simulated, not trusted). */
@@ -330,9 +330,8 @@ OptimalEstimate estimateOptimal(const ProvisionJob& job, const std::vector<PoolG
     return survivors(buildSpace(job, pool, source), job, espressoSeed(job, pool, source, nullptr));
 }
 
-ProvisionResult provisionOptimal(const ProvisionJob& job, const std::vector<PoolGpu>& pool,
-                                 const ProfileSource& source, const ProvisionOptions& options,
-                                 const std::atomic<bool>* cancel)
+ProvisionResult provisionOptimal(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
+                                 const ProvisionOptions& options, const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
     const Space space = buildSpace(job, pool, source);
@@ -346,6 +345,8 @@ ProvisionResult provisionOptimal(const ProvisionJob& job, const std::vector<Pool
                                 estimate.candidates, estimate.held, estimate.orders, estimate.seconds / 3600.0,
                                 options.optimalBudgetS));
     SearchState state(job, pool, options, cancel);
+    // The limit counts from the start of the call, the seed and the estimate included.
+    state.setTimeLimit(options.optimalTimeLimitS, start);
     offerSeed(space, seed, state);
     SearchStats fastStats;
     if (!seed.feasible && job.sloS > 0) {
@@ -357,6 +358,7 @@ ProvisionResult provisionOptimal(const ProvisionJob& job, const std::vector<Pool
         ProvisionOptions quiet = options;
         quiet.recordEvaluated = false;
         SearchState fast(relaxed, pool, quiet, cancel);
+        fast.setTimeLimit(options.optimalTimeLimitS, start);
         offerSeed(space, seed, fast);
         runOptimal(space, relaxed, fast, true);
         const ProvisionPlan* fastest = fast.fastest();

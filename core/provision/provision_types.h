@@ -86,10 +86,10 @@ Strategy strategyFromString(const std::string& s);
 struct ProvisionOptions
 {
     Strategy strategy = Strategy::Espresso;
-    bool boundaryPruning = true;      ///< BP
-    bool costPruning = true;          ///< CP
-    bool timeCapacityPruning = true;  ///< TCP
-    double fragmentation = 0.8;       ///< beta, the usable share of memory in CP
+    bool boundaryPruning = true;     ///< BP
+    bool costPruning = true;         ///< CP
+    bool timeCapacityPruning = true; ///< TCP
+    double fragmentation = 0.8;      ///< beta, the usable share of memory in CP
     /**
      * false (default): CP and TCP as the paper defines them (c_lower from the
      * beta-fragmented layers, t_lower from Eq. 5 with its bubble ratio, m_lower
@@ -99,9 +99,16 @@ struct ProvisionOptions
      * never cuts a better plan, but prunes far less.
      */
     bool validBounds = false;
-    bool recordEvaluated = false;     ///< keep every complete plan evaluated (scatter)
+    bool recordEvaluated = false; ///< keep every complete plan evaluated (scatter)
     /** Optimal refuses to start when its worst-case estimate exceeds this (seconds). */
     double optimalBudgetS = 3600;
+    /**
+     * Optimal stops with an error once its search has run this long (seconds): the up-front estimate
+     * counts stage orders, and the work per order varies by three orders of magnitude, so some
+     * searches it lets through (far tighter SLOs than the paper's) would otherwise run for hours.
+     * Zero or less: no limit.
+     */
+    double optimalTimeLimitS = 3600;
 };
 
 /** The answer: the cheapest plan meeting the SLO, or (feasible == false) the fastest plan found. */

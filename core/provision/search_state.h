@@ -4,9 +4,12 @@
 #include "provision/placement.h"
 #include "provision/provision_types.h"
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace orrery::provision {
@@ -23,10 +26,7 @@ public:
     }
 
     /** Per-iteration SLO t_SLO = T_SLO / z; infinite without a deadline. */
-    double iterationSloS() const
-    {
-        return m_job.sloS > 0 ? m_job.sloS / m_job.iterations : INFINITY;
-    }
+    double iterationSloS() const { return m_job.sloS > 0 ? m_job.sloS / m_job.iterations : INFINITY; }
     double bestCost() const { return m_result.feasible ? m_result.plan.cost : INFINITY; }
     bool hasFeasible() const { return m_result.feasible; }
 
@@ -45,8 +45,8 @@ public:
         if (m_options.recordEvaluated)
             m_result.evaluated.push_back(
                 {plan.gpuCounts(m_pool.size()), dp, plan.pp(), plan.iterationS, plan.totalS, plan.cost, meets});
-        if (!m_fastestSet || plan.iterationS < m_fastest.iterationS
-            || (plan.iterationS == m_fastest.iterationS && plan.cost < m_fastest.cost)) {
+        if (!m_fastestSet || plan.iterationS < m_fastest.iterationS ||
+            (plan.iterationS == m_fastest.iterationS && plan.cost < m_fastest.cost)) {
             m_fastest = plan;
             m_fastestSet = true;
         }
@@ -63,6 +63,21 @@ public:
     {
         if (m_cancel && m_cancel->load(std::memory_order_relaxed))
             throw Cancelled();
+        // The clock is read every 4,096 checks: search nodes take tens of nanoseconds.
+        if (m_limitS > 0 && (++m_checks & 4095U) == 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - m_limitFrom).count() > m_limitS)
+            throw Error("", "strategy",
+                        fmt::format("{}: the search did not finish within its time limit of {:g} s ({} stage "
+                                    "placements expanded); use espresso, relax the SLO, lower the quotas, or raise "
+                                    "the limit (--optimal-time-limit-s)",
+                                    toString(m_options.strategy), m_limitS, m_result.stats.expanded));
+    }
+
+    /** From now on checkCancel() throws orrery::Error once `seconds` (> 0) have passed since `from`. */
+    void setTimeLimit(double seconds, std::chrono::steady_clock::time_point from)
+    {
+        m_limitS = seconds;
+        m_limitFrom = from;
     }
 
     SearchStats& stats() { return m_result.stats; }
@@ -77,8 +92,7 @@ public:
             m_result.plan = m_fastest;
             m_result.hasPlan = true;
         }
-        m_result.stats.wallS =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+        m_result.stats.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
         return std::move(m_result);
     }
 
@@ -91,6 +105,9 @@ private:
     ProvisionResult m_result;
     ProvisionPlan m_fastest;
     bool m_fastestSet = false;
+    double m_limitS = 0;
+    std::chrono::steady_clock::time_point m_limitFrom;
+    mutable std::uint32_t m_checks = 0;
 };
 
 } // namespace orrery::provision

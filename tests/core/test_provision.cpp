@@ -29,7 +29,10 @@ using orrery::test::simpleProfile;
 namespace {
 
 /** Truncation to two decimals, as the paper prints CMR values. */
-double trunc2(double v) { return std::floor(v * 100.0 + 1e-9) / 100.0; }
+double trunc2(double v)
+{
+    return std::floor(v * 100.0 + 1e-9) / 100.0;
+}
 
 /**
  * The spec's U-E1 mocked profile for Fig. 9: per-layer times that balance
@@ -193,8 +196,8 @@ private slots:
         TableProfileSource src;
         for (const auto& g : pool)
             src.set(g.gpu.name, simpleProfile(10 / g.gpu.fp16TFlops, 2, 0.2, 5e7));
-        for (Strategy s : {Strategy::Espresso, Strategy::WhalePlus, Strategy::HphPlus, Strategy::SiaPlus,
-                           Strategy::Optimal}) {
+        for (Strategy s :
+             {Strategy::Espresso, Strategy::WhalePlus, Strategy::HphPlus, Strategy::SiaPlus, Strategy::Optimal}) {
             auto o = opts(s);
             o.recordEvaluated = true;
             const auto r = provisionGpus(job, pool, src, o);
@@ -261,8 +264,8 @@ private slots:
         Fig9 f;
         f.job.iterations = 100;
         f.job.sloS = 1; // far below anything achievable
-        for (Strategy s : {Strategy::Espresso, Strategy::SiaPlus, Strategy::WhalePlus, Strategy::HphPlus,
-                           Strategy::Optimal}) {
+        for (Strategy s :
+             {Strategy::Espresso, Strategy::SiaPlus, Strategy::WhalePlus, Strategy::HphPlus, Strategy::Optimal}) {
             const auto r = provisionGpus(f.job, f.pool, f.source, opts(s));
             QVERIFY2(!r.feasible, toString(s).c_str());
             QVERIFY2(r.hasPlan, toString(s).c_str());
@@ -339,8 +342,8 @@ private slots:
              std::vector<std::pair<std::string, int>>{{"a6000", 8}, {"a30", 16}, {"rtx3090", 16}, {"a4000", 16}})
             pool.push_back({catalog.at(name), quota, catalog.at(name).priceUsdPerHour});
         const EstimatorProfileSource source({{"a30", 0.43}, {"a6000", 0.47}, {"a4000", 0.55}, {"rtx3090", 0.45}});
-        for (const auto& [model, sloS] : std::vector<std::pair<std::string, double>>{{"llama-3b", 3700},
-                                                                                     {"llama-7b", 5500}}) {
+        for (const auto& [model, sloS] :
+             std::vector<std::pair<std::string, double>>{{"llama-3b", 3700}, {"llama-7b", 5500}}) {
             ProvisionJob job;
             job.model = workload::resolveModel(dir + model + ".json");
             job.training.globalBatch = 32;
@@ -364,6 +367,39 @@ private slots:
             const auto counts = best.plan.gpuCounts(pool.size());
             for (std::size_t t = 0; t < pool.size(); ++t)
                 QVERIFY(counts[t] <= pool[t].quota);
+        }
+    }
+
+    void optimalStopsAtItsTimeLimit()
+    {
+        // LLaMA-7B at 2.5 Gbit/s with a 2,000 s SLO (0.36x Table IV's): the up-front estimate lets it
+        // through (~1.4 M surviving orders, ~142 s), but the search runs for many minutes. A time limit
+        // of 0.2 s must end it with a clear error instead.
+        const std::string dir = orrery::test::sourcePath("docs/experiments/espresso/");
+        const auto catalog = hardware::GpuCatalog::fromFile(dir + "juchi-gpus.json");
+        std::vector<PoolGpu> pool;
+        for (const auto& [name, quota] :
+             std::vector<std::pair<std::string, int>>{{"a6000", 8}, {"a30", 16}, {"rtx3090", 16}, {"a4000", 16}})
+            pool.push_back({catalog.at(name), quota, catalog.at(name).priceUsdPerHour});
+        const EstimatorProfileSource source({{"a30", 0.43}, {"a6000", 0.47}, {"a4000", 0.55}, {"rtx3090", 0.45}});
+        ProvisionJob job;
+        job.model = workload::resolveModel(dir + "llama-7b.json");
+        job.training.globalBatch = 32;
+        job.training.seq = 4096;
+        job.training.recompute = workload::Recompute::Full;
+        job.iterations = 100;
+        job.sloS = 2000;
+        auto o = opts(Strategy::Optimal);
+        o.optimalTimeLimitS = 0.2;
+        QVERIFY(estimateOptimal(job, pool, source).seconds < o.optimalBudgetS);
+        try {
+            provisionGpus(job, pool, source, o);
+            QFAIL("expected the time limit to stop the search");
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("time limit of 0.2 s") != std::string::npos &&
+                         what.find("espresso") != std::string::npos,
+                     what.c_str());
         }
     }
 
@@ -469,8 +505,8 @@ private slots:
         ORRERY_CHECK_PROPERTY("the cost tree without CP/TCP, placing exhaustively, equals Optimal", [] {
             auto in = orrery::test::genSmallInstance();
             const auto best = provisionGpus(in.job, in.pool, in.source, opts(Strategy::Optimal));
-            const auto tree = allocate(in.job, in.pool, in.source, opts(Strategy::Espresso, true, false, false),
-                                       exhaustivePlace);
+            const auto tree =
+                allocate(in.job, in.pool, in.source, opts(Strategy::Espresso, true, false, false), exhaustivePlace);
             RC_ASSERT(tree.feasible == best.feasible);
             if (best.feasible)
                 RC_ASSERT(std::abs(tree.plan.cost - best.plan.cost) <= 1e-9 * best.plan.cost);
