@@ -77,23 +77,12 @@ void setCounters(benchmark::State& state, const sim::RunResult& r)
         static_cast<double>(r.jobs.size() + r.intervals.size() + r.utilization.size() + r.decisions.size());
 }
 
-/** The simulation alone: what storing is compared with. */
-void BM_SimulateFifo(benchmark::State& state)
+/** The simulation alone, what storing is compared with (fifo), and a preemptive policy for scale (tiresias). */
+void BM_Simulate(benchmark::State& state, const std::string& policy)
 {
     const auto& p = prepared(static_cast<int>(state.range(0)));
     for (auto _ : state) {
-        auto runs = sim::runPolicies(p.workload, {"fifo"}, 1);
-        benchmark::DoNotOptimize(runs);
-    }
-    setCounters(state, p.fifo);
-}
-
-/** A preemptive policy on the same workload, for scale. */
-void BM_SimulateTiresias(benchmark::State& state)
-{
-    const auto& p = prepared(static_cast<int>(state.range(0)));
-    for (auto _ : state) {
-        auto runs = sim::runPolicies(p.workload, {"tiresias"}, 1);
+        auto runs = sim::runPolicies(p.workload, {policy}, 1);
         benchmark::DoNotOptimize(runs);
     }
     setCounters(state, p.fifo);
@@ -211,8 +200,15 @@ void BM_LoadRun(benchmark::State& state)
 
 } // namespace
 
-BENCHMARK(BM_SimulateFifo)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK(BM_SimulateTiresias)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_Simulate, fifo, std::string("fifo"))
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_Simulate, tiresias, std::string("tiresias"))
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
 BENCHMARK(BM_StoreRun)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_SimulateFifoStoringIncrementally)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_LoadRun)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);

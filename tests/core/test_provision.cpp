@@ -64,6 +64,34 @@ struct Fig9
     }
 };
 
+/** The paper's 56-GPU setup as docs/experiments/espresso.md runs it (2.5 Gbit/s, the prototype's efficiencies). */
+struct PaperSetup
+{
+    std::string dir = orrery::test::sourcePath("docs/experiments/espresso/");
+    hardware::GpuCatalog catalog = hardware::GpuCatalog::fromFile(dir + "juchi-gpus.json");
+    std::vector<PoolGpu> pool = [this] {
+        std::vector<PoolGpu> out;
+        for (const auto& [name, quota] :
+             std::vector<std::pair<std::string, int>>{{"a6000", 8}, {"a30", 16}, {"rtx3090", 16}, {"a4000", 16}})
+            out.push_back({catalog.at(name), quota, catalog.at(name).priceUsdPerHour});
+        return out;
+    }();
+    EstimatorProfileSource source{{{"a30", 0.43}, {"a6000", 0.47}, {"a4000", 0.55}, {"rtx3090", 0.45}}};
+
+    /** A LLaMA preset at seq 4096, B = 32, full recomputation, 100 iterations. */
+    ProvisionJob llamaJob(const std::string& model, double sloS) const
+    {
+        ProvisionJob job;
+        job.model = workload::resolveModel(dir + model + ".json");
+        job.training.globalBatch = 32;
+        job.training.seq = 4096;
+        job.training.recompute = workload::Recompute::Full;
+        job.iterations = 100;
+        job.sloS = sloS;
+        return job;
+    }
+};
+
 ProvisionOptions opts(Strategy s, bool bp = true, bool cp = true, bool tcp = true)
 {
     ProvisionOptions o;
@@ -335,22 +363,12 @@ private slots:
         // LLaMA-3B and LLaMA-7B on the 56-GPU cluster at their Table IV SLOs, 2.5 Gbit/s: the sizes the
         // old order-counting estimate refused. Optimal now answers, within the same plan space as
         // Espresso, and is never dearer than Espresso's plan.
-        const std::string dir = orrery::test::sourcePath("docs/experiments/espresso/");
-        const auto catalog = hardware::GpuCatalog::fromFile(dir + "juchi-gpus.json");
-        std::vector<PoolGpu> pool;
-        for (const auto& [name, quota] :
-             std::vector<std::pair<std::string, int>>{{"a6000", 8}, {"a30", 16}, {"rtx3090", 16}, {"a4000", 16}})
-            pool.push_back({catalog.at(name), quota, catalog.at(name).priceUsdPerHour});
-        const EstimatorProfileSource source({{"a30", 0.43}, {"a6000", 0.47}, {"a4000", 0.55}, {"rtx3090", 0.45}});
+        const PaperSetup paper;
+        const auto& pool = paper.pool;
+        const auto& source = paper.source;
         for (const auto& [model, sloS] :
              std::vector<std::pair<std::string, double>>{{"llama-3b", 3700}, {"llama-7b", 5500}}) {
-            ProvisionJob job;
-            job.model = workload::resolveModel(dir + model + ".json");
-            job.training.globalBatch = 32;
-            job.training.seq = 4096;
-            job.training.recompute = workload::Recompute::Full;
-            job.iterations = 100;
-            job.sloS = sloS;
+            const ProvisionJob job = paper.llamaJob(model, sloS);
             const auto estimate = estimateOptimal(job, pool, source);
             QVERIFY2(estimate.seconds < ProvisionOptions{}.optimalBudgetS, model.c_str());
             const auto best = provisionGpus(job, pool, source, opts(Strategy::Optimal));
@@ -375,20 +393,10 @@ private slots:
         // LLaMA-7B at 2.5 Gbit/s with a 2,000 s SLO (0.36x Table IV's): the up-front estimate lets it
         // through (~1.4 M surviving orders, ~142 s), but the search runs for many minutes. A time limit
         // of 0.2 s must end it with a clear error instead.
-        const std::string dir = orrery::test::sourcePath("docs/experiments/espresso/");
-        const auto catalog = hardware::GpuCatalog::fromFile(dir + "juchi-gpus.json");
-        std::vector<PoolGpu> pool;
-        for (const auto& [name, quota] :
-             std::vector<std::pair<std::string, int>>{{"a6000", 8}, {"a30", 16}, {"rtx3090", 16}, {"a4000", 16}})
-            pool.push_back({catalog.at(name), quota, catalog.at(name).priceUsdPerHour});
-        const EstimatorProfileSource source({{"a30", 0.43}, {"a6000", 0.47}, {"a4000", 0.55}, {"rtx3090", 0.45}});
-        ProvisionJob job;
-        job.model = workload::resolveModel(dir + "llama-7b.json");
-        job.training.globalBatch = 32;
-        job.training.seq = 4096;
-        job.training.recompute = workload::Recompute::Full;
-        job.iterations = 100;
-        job.sloS = 2000;
+        const PaperSetup paper;
+        const auto& pool = paper.pool;
+        const auto& source = paper.source;
+        const ProvisionJob job = paper.llamaJob("llama-7b", 2000);
         auto o = opts(Strategy::Optimal);
         o.optimalTimeLimitS = 0.2;
         QVERIFY(estimateOptimal(job, pool, source).seconds < o.optimalBudgetS);
