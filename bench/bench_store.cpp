@@ -88,19 +88,24 @@ void BM_Simulate(benchmark::State& state, const std::string& policy)
     setCounters(state, p.fifo);
 }
 
-/** Storing a finished run in one go (RunStore::storeRun), into a new file. */
-void BM_StoreRun(benchmark::State& state)
+/** The timed loop of the store benchmarks: `run` stored in one go (RunStore::storeRun) into a new file. */
+void storeEachIteration(benchmark::State& state, const store::RunInfo& info, const sim::RunResult& run)
 {
-    const auto& p = prepared(static_cast<int>(state.range(0)));
-    const auto info = infoOf(p);
     for (auto _ : state) {
         state.PauseTiming();
         const auto path = freshPath();
         state.ResumeTiming();
         store::RunStore db(path);
-        benchmark::DoNotOptimize(db.storeRun(info, p.fifo));
+        benchmark::DoNotOptimize(db.storeRun(info, run));
     }
-    setCounters(state, p.fifo);
+    setCounters(state, run);
+}
+
+/** Storing the small-cluster fifo run. */
+void BM_StoreRun(benchmark::State& state)
+{
+    const auto& p = prepared(static_cast<int>(state.range(0)));
+    storeEachIteration(state, infoOf(p), p.fifo);
 }
 
 /** What `simulate --db` does: simulate while a RunWriter stores partial results every 0.25 s, then finish. */
@@ -162,16 +167,7 @@ void BM_SimulateBig(benchmark::State& state, const std::string& policy)
 /** Storing that run (its 10,000 GPUs included) in a new file. */
 void BM_StoreBig(benchmark::State& state, const std::string& policy)
 {
-    const auto& run = bigRun(policy);
-    const auto info = bigInfo(policy);
-    for (auto _ : state) {
-        state.PauseTiming();
-        const auto path = freshPath();
-        state.ResumeTiming();
-        store::RunStore db(path);
-        benchmark::DoNotOptimize(db.storeRun(info, run));
-    }
-    setCounters(state, run);
+    storeEachIteration(state, bigInfo(policy), bigRun(policy));
 }
 
 /** Creating an empty store (schema and migrations): the fixed part of the store benchmarks above. */
