@@ -6,32 +6,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
-#include <type_traits>
 
 namespace orrery::store {
 
 namespace {
 
-template <typename T> T swapBytes(T value)
-{
-    static_assert(std::is_trivially_copyable_v<T>);
-    unsigned char bytes[sizeof(T)];
-    std::memcpy(bytes, &value, sizeof(T));
-    std::reverse(bytes, bytes + sizeof(T));
-    std::memcpy(&value, bytes, sizeof(T));
-    return value;
-}
-
-/** The stored layout is little-endian whatever the host; on little-endian hosts this is a no-op. */
-template <typename T> void toOrFromLittleEndian(std::vector<T>& values)
-{
-    if constexpr (std::endian::native == std::endian::big) {
-        for (T& v : values)
-            v = swapBytes(v);
-    }
-}
+using chunk::toOrFromLittleEndian;
 
 template <typename T> void bindColumn(Statement& s, int index, std::vector<T>& values)
 {
@@ -211,13 +192,10 @@ public:
     template <typename T> std::vector<T> values(int column, std::string_view name, std::size_t count)
     {
         const std::string_view blob = m_stmt.columnBlob(column);
-        if (blob.size() != count * sizeof(T))
+        auto out = chunk::decode<T>(blob, count);
+        if (!out)
             damaged(fmt::format("column {} holds {} bytes, expected {}", name, blob.size(), count * sizeof(T)));
-        std::vector<T> out(count);
-        if (count)
-            std::memcpy(out.data(), blob.data(), blob.size());
-        toOrFromLittleEndian(out);
-        return out;
+        return std::move(*out);
     }
 
     [[noreturn]] void damaged(const std::string& problem) const

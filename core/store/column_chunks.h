@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sim/run_result.h"
+#include "store/chunk_layout.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +13,7 @@ namespace orrery::store {
 
 class Connection;
 
-/**
+/*
  * The long per-run series (allocation intervals, utilisation samples,
  * decision timings) are stored column-wise: one row per chunk of up to
  * kChunkRows records, each column a BLOB of little-endian int32 or float64
@@ -20,7 +21,6 @@ class Connection;
  * times its simulation (docs/performance.md); packed chunks cost a memcpy.
  * The byte layout is documented in docs/database.md for pandas/numpy users.
  */
-inline constexpr std::size_t kChunkRows = 4096;
 
 /**
  * Appends one run's series chunk by chunk. A write starts at the chunk that
