@@ -1,0 +1,75 @@
+#pragma once
+
+#include "sqlite_api.h"
+#include "store/chunk_layout.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace orrery::sqlext {
+
+/** A chunk whose content does not fit its header; the cursor adds the table, run and chunk to the message. */
+class DamagedChunk : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/** The chunk query selects run_id, chunk_index, first_record and records, then the decoder's columns from here on. */
+inline constexpr int kFirstChunkColumn = 4;
+
+/** Turns one chunk row into records; one per cursor, reused for every chunk it reads. */
+class ChunkDecoder
+{
+public:
+    virtual ~ChunkDecoder() = default;
+    /** Decodes the chunk row `row` is on, which holds `records` records; throws DamagedChunk. */
+    virtual void load(sqlite3_stmt* row, std::size_t records) = 0;
+    /** Sets column `column` of record `record` of the loaded chunk (the cursor answers run_id and the record index). */
+    virtual void result(sqlite3_context* ctx, std::size_t record, int column) const = 0;
+};
+
+/** What one eponymous virtual table reads and how it is declared. */
+struct TableSpec
+{
+    const char* name;         ///< the virtual table, e.g. "jobs"
+    const char* chunkTable;   ///< the chunk table it reads in the main schema, e.g. "job_chunks"
+    int sinceSchemaVersion;   ///< the store schema that added chunkTable (for the error on other databases)
+    const char* declaration;  ///< CREATE TABLE x(...): its columns, run_id first
+    const char* chunkColumns; ///< the chunk table's columns the decoder reads, comma-separated
+    int recordIndexColumn;    ///< the column holding first_record + i (the scan order within a run); -1 if none
+    std::unique_ptr<ChunkDecoder> (*makeDecoder)();
+};
+
+/** The bytes of column `column` of the current row (a NULL reads as no bytes). */
+inline std::string_view blobColumn(sqlite3_stmt* row, int column)
+{
+    const void* data = sqlite3_column_blob(row, column);
+    const int bytes = sqlite3_column_bytes(row, column);
+    if (!data || bytes <= 0)
+        return {};
+    return {static_cast<const char*>(data), static_cast<std::size_t>(bytes)};
+}
+
+/** Column `column` of the current row as `count` values of T; throws DamagedChunk when its size is not that. */
+template <typename T> std::vector<T> decodeColumn(sqlite3_stmt* row, int column, const char* name, std::size_t count)
+{
+    const std::string_view blob = blobColumn(row, column);
+    // Compared in 64 bits before decode() multiplies, so that a huge count cannot wrap around to the blob's size.
+    const std::uint64_t expected = static_cast<std::uint64_t>(count) * sizeof(T);
+    std::optional<std::vector<T>> values;
+    if (blob.size() == expected)
+        values = store::chunk::decode<T>(blob, count);
+    if (!values)
+        throw DamagedChunk("column " + std::string(name) + " holds " + std::to_string(blob.size()) +
+                           " bytes, expected " + std::to_string(expected));
+    return std::move(*values);
+}
+
+} // namespace orrery::sqlext

@@ -1,0 +1,143 @@
+#include "chunk_decoder.h"
+#include "tables.h"
+
+#include <cmath>
+
+namespace orrery::sqlext {
+
+namespace {
+
+enum Column {
+    RunId,
+    JobIndex,
+    JobId,
+    Model,
+    User,
+    ArrivalS,
+    StartS,
+    EndS,
+    Gpus,
+    GpuType,
+    Restarts,
+    GpuSeconds,
+    CostUsd,
+    IdealS,
+    Nodes,
+    Demand,
+    ExcludedFromAverage,
+    QueueS,
+    JctS,
+};
+
+/** A time the job did not reach (NaN in the chunk) is NULL, as in the plain table. */
+void resultTime(sqlite3_context* ctx, double seconds)
+{
+    if (std::isnan(seconds))
+        sqlite3_result_null(ctx);
+    else
+        sqlite3_result_double(ctx, seconds);
+}
+
+class JobDecoder : public ChunkDecoder
+{
+public:
+    void load(sqlite3_stmt* row, std::size_t records) override
+    {
+        int c = kFirstChunkColumn;
+        // Copied, so that the label views do not depend on how long SQLite keeps the row's bytes.
+        m_labelBytes = blobColumn(row, c++);
+        auto labels = store::chunk::splitLabels(m_labelBytes);
+        if (!labels)
+            throw DamagedChunk("column labels does not end with a NUL byte");
+        m_labels = std::move(*labels);
+        m_jobIndex = decodeColumn<std::int32_t>(row, c++, "job_index", records);
+        m_jobId = labelColumn(row, c++, "job_id", records);
+        m_model = labelColumn(row, c++, "model", records);
+        m_user = labelColumn(row, c++, "user", records);
+        m_gpuType = labelColumn(row, c++, "gpu_type", records);
+        m_arrival = decodeColumn<double>(row, c++, "arrival_s", records);
+        m_start = decodeColumn<double>(row, c++, "start_s", records);
+        m_end = decodeColumn<double>(row, c++, "end_s", records);
+        m_gpus = decodeColumn<std::int32_t>(row, c++, "gpus", records);
+        m_restarts = decodeColumn<std::int32_t>(row, c++, "restarts", records);
+        m_nodes = decodeColumn<std::int32_t>(row, c++, "nodes", records);
+        m_demand = decodeColumn<std::int32_t>(row, c++, "demand", records);
+        m_excluded = decodeColumn<std::int32_t>(row, c++, "excluded_from_average", records);
+        m_gpuSeconds = decodeColumn<double>(row, c++, "gpu_seconds", records);
+        m_cost = decodeColumn<double>(row, c++, "cost_usd", records);
+        m_ideal = decodeColumn<double>(row, c++, "ideal_s", records);
+    }
+
+    void result(sqlite3_context* ctx, std::size_t i, int column) const override
+    {
+        switch (column) {
+        case JobIndex: sqlite3_result_int(ctx, m_jobIndex[i]); break;
+        case JobId: resultLabel(ctx, m_jobId[i]); break;
+        case Model: resultLabel(ctx, m_model[i]); break;
+        case User: resultLabel(ctx, m_user[i]); break;
+        case ArrivalS: sqlite3_result_double(ctx, m_arrival[i]); break;
+        case StartS: resultTime(ctx, m_start[i]); break;
+        case EndS: resultTime(ctx, m_end[i]); break;
+        case Gpus: sqlite3_result_int(ctx, m_gpus[i]); break;
+        case GpuType: resultLabel(ctx, m_gpuType[i]); break;
+        case Restarts: sqlite3_result_int(ctx, m_restarts[i]); break;
+        case GpuSeconds: sqlite3_result_double(ctx, m_gpuSeconds[i]); break;
+        case CostUsd: sqlite3_result_double(ctx, m_cost[i]); break;
+        case IdealS: sqlite3_result_double(ctx, m_ideal[i]); break;
+        case Nodes: sqlite3_result_int(ctx, m_nodes[i]); break;
+        case Demand: sqlite3_result_int(ctx, m_demand[i]); break;
+        case ExcludedFromAverage: sqlite3_result_int(ctx, m_excluded[i]); break;
+        case QueueS: resultTime(ctx, m_start[i] - m_arrival[i]); break; // NaN stays NaN, so NULL
+        case JctS: resultTime(ctx, m_end[i] - m_arrival[i]); break;
+        default: sqlite3_result_null(ctx); break;
+        }
+    }
+
+private:
+    /** An int32 column of indices into the chunk's labels, each checked to name one. */
+    std::vector<std::int32_t> labelColumn(sqlite3_stmt* row, int column, const char* name, std::size_t records) const
+    {
+        auto indices = decodeColumn<std::int32_t>(row, column, name, records);
+        for (std::size_t i = 0; i < indices.size(); ++i) {
+            if (indices[i] < 0 || static_cast<std::size_t>(indices[i]) >= m_labels.size())
+                throw DamagedChunk("column " + std::string(name) + " of record " + std::to_string(i) +
+                                   " is label " + std::to_string(indices[i]) + ", but the chunk has " +
+                                   std::to_string(m_labels.size()) + " labels");
+        }
+        return indices;
+    }
+
+    void resultLabel(sqlite3_context* ctx, std::int32_t index) const
+    {
+        const std::string_view label = m_labels[static_cast<std::size_t>(index)];
+        sqlite3_result_text(ctx, label.data(), static_cast<int>(label.size()), SQLITE_TRANSIENT);
+    }
+
+    std::string m_labelBytes;
+    std::vector<std::string_view> m_labels; // views into m_labelBytes
+    std::vector<std::int32_t> m_jobIndex, m_jobId, m_model, m_user, m_gpuType;
+    std::vector<double> m_arrival, m_start, m_end;
+    std::vector<std::int32_t> m_gpus, m_restarts, m_nodes, m_demand, m_excluded;
+    std::vector<double> m_gpuSeconds, m_cost, m_ideal;
+};
+
+} // namespace
+
+const TableSpec& jobsTable()
+{
+    static const TableSpec spec{
+        "jobs",
+        "job_chunks",
+        4,
+        "CREATE TABLE x(run_id INTEGER, job_index INTEGER, job_id TEXT, model TEXT, user TEXT, arrival_s REAL, "
+        "start_s REAL, end_s REAL, gpus INTEGER, gpu_type TEXT, restarts INTEGER, gpu_seconds REAL, cost_usd REAL, "
+        "ideal_s REAL, nodes INTEGER, demand INTEGER, excluded_from_average INTEGER, queue_s REAL, jct_s REAL)",
+        "labels, job_index, job_id, model, user, gpu_type, arrival_s, start_s, end_s, gpus, restarts, nodes, demand, "
+        "excluded_from_average, gpu_seconds, cost_usd, ideal_s",
+        -1, // records are in the order jobs finished; job_index is a column of its own
+        [] { return std::unique_ptr<ChunkDecoder>(new JobDecoder); },
+    };
+    return spec;
+}
+
+} // namespace orrery::sqlext

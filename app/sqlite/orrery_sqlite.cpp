@@ -1,0 +1,43 @@
+// The loadable SQLite extension `orrery_sqlite` (docs/database.md, "Plain SQL over the chunks"): eponymous virtual
+// tables jobs, intervals, utilization and decisions that read a run store's column chunks as one row per record.
+
+#include "chunk_decoder.h"
+#include "chunk_vtab.h"
+#include "tables.h"
+
+#include <array>
+
+SQLITE_EXTENSION_INIT1
+
+namespace {
+
+int registerTables(sqlite3* db, char** error, const sqlite3_api_routines* api)
+{
+    SQLITE_EXTENSION_INIT2(api);
+    using namespace orrery::sqlext;
+    const std::array specs{&jobsTable(), &intervalsTable(), &utilizationTable(), &decisionsTable()};
+    for (const TableSpec* spec : specs) {
+        if (const int rc = registerChunkTable(db, *spec); rc != SQLITE_OK) {
+            *error = sqlite3_mprintf("orrery_sqlite: cannot register the %s table: %s", spec->name,
+                                     sqlite3_errstr(rc));
+            return rc;
+        }
+    }
+    return SQLITE_OK;
+}
+
+} // namespace
+
+#define ORRERY_SQLITE_EXPORT extern "C" __attribute__((visibility("default")))
+
+/** What `.load .../orrery_sqlite` calls: SQLite derives the name from the file name. */
+ORRERY_SQLITE_EXPORT int sqlite3_orrerysqlite_init(sqlite3* db, char** error, const sqlite3_api_routines* api)
+{
+    return registerTables(db, error, api);
+}
+
+/** The generic entry point, for loaders given no name. */
+ORRERY_SQLITE_EXPORT int sqlite3_extension_init(sqlite3* db, char** error, const sqlite3_api_routines* api)
+{
+    return registerTables(db, error, api);
+}

@@ -1,0 +1,14 @@
+#pragma once
+
+namespace orrery::sqlext {
+
+struct TableSpec;
+
+// The virtual tables, named and shaped like the plain tables of store schemas before the chunks
+// (docs/database.md, "Plain SQL over the chunks").
+const TableSpec& jobsTable();
+const TableSpec& intervalsTable();
+const TableSpec& utilizationTable();
+const TableSpec& decisionsTable();
+
+} // namespace orrery::sqlext
