@@ -5,6 +5,7 @@
 #include "io/scenario.h"
 #include "sim/run_policies.h"
 #include "store/run_store.h"
+#include "store/sqlite.h"
 
 #include <benchmark/benchmark.h>
 
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 using namespace orrery;
 
@@ -194,6 +196,74 @@ void BM_LoadRun(benchmark::State& state)
     setCounters(state, p.fifo);
 }
 
+/**
+ * The design schema 4 decided against (docs/database.md, "Why chunks"): the small-cluster run's
+ * 100,000 job records as one plain SQL row each, 17 columns, bound and inserted 64 rows per
+ * statement in one transaction, WAL, closed (checkpointed) at the end; nothing else is stored.
+ * Arg 1: the `(run_id, job_index)` primary key schema 3 had; arg 0: a rowid table with no key.
+ */
+void BM_PlainJobRows(benchmark::State& state)
+{
+    const bool keyed = state.range(0) != 0;
+    const auto& jobs = prepared(100000).fifo.jobs;
+    constexpr int kColumns = 17, kRowsPerStatement = 64;
+    const auto insertSql = [](int rows) {
+        std::string sql = "INSERT INTO jobs VALUES ";
+        for (int r = 0; r < rows; ++r) {
+            sql += r ? ", (" : "(";
+            for (int c = 0; c < kColumns; ++c)
+                sql += c ? ", ?" : "?";
+            sql += ')';
+        }
+        return sql;
+    };
+    for (auto _ : state) {
+        state.PauseTiming();
+        const auto path = freshPath();
+        state.ResumeTiming();
+        store::Connection db(path, store::Connection::Mode::ReadWriteCreate);
+        db.exec("PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+                "PRAGMA cache_size = -32768");
+        db.exec(fmt::format("CREATE TABLE jobs (run_id INTEGER NOT NULL, job_index INTEGER NOT NULL, job_id TEXT NOT "
+                            "NULL, model TEXT NOT NULL, user TEXT NOT NULL, arrival_s REAL NOT NULL, start_s REAL, "
+                            "end_s REAL, gpus INTEGER NOT NULL, gpu_type TEXT NOT NULL, restarts INTEGER NOT NULL, "
+                            "gpu_seconds REAL NOT NULL, cost_usd REAL NOT NULL, ideal_s REAL NOT NULL, nodes INTEGER "
+                            "NOT NULL, demand INTEGER NOT NULL, excluded_from_average INTEGER NOT NULL{}",
+                            keyed ? ", PRIMARY KEY (run_id, job_index)) WITHOUT ROWID" : ")"));
+        store::Statement many(db, insertSql(kRowsPerStatement)), one(db, insertSql(1));
+        store::Transaction tx(db);
+        std::size_t i = 0;
+        while (i < jobs.size()) {
+            const int rows = jobs.size() - i >= kRowsPerStatement ? kRowsPerStatement : 1;
+            store::Statement& s = rows == 1 ? one : many;
+            for (int r = 0; r < rows; ++r, ++i) {
+                const auto& j = jobs[i];
+                const int b = r * kColumns;
+                s.bind(b + 1, std::int64_t(1))
+                    .bind(b + 2, static_cast<std::int64_t>(i))
+                    .bindStatic(b + 3, j.id)
+                    .bindStatic(b + 4, j.model)
+                    .bindStatic(b + 5, j.user)
+                    .bind(b + 6, j.arrivalS)
+                    .bind(b + 7, j.startS >= 0 ? std::optional<double>(j.startS) : std::nullopt)
+                    .bind(b + 8, j.finished() ? std::optional<double>(j.endS) : std::nullopt)
+                    .bind(b + 9, j.gpus)
+                    .bindStatic(b + 10, j.gpuType)
+                    .bind(b + 11, j.restarts)
+                    .bind(b + 12, j.gpuSeconds)
+                    .bind(b + 13, j.costUsd)
+                    .bind(b + 14, j.idealS)
+                    .bind(b + 15, j.nodes)
+                    .bind(b + 16, j.demand)
+                    .bind(b + 17, j.excludedFromAverage ? 1 : 0);
+            }
+            s.run();
+        }
+        tx.commit();
+    }
+    state.counters["jobs"] = static_cast<double>(jobs.size());
+}
+
 } // namespace
 
 BENCHMARK_CAPTURE(BM_Simulate, fifo, std::string("fifo"))
@@ -207,6 +277,7 @@ BENCHMARK_CAPTURE(BM_Simulate, tiresias, std::string("tiresias"))
     ->MinTime(1.0);
 BENCHMARK(BM_StoreRun)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_SimulateFifoStoringIncrementally)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_PlainJobRows)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_LoadRun)->Arg(100000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 BENCHMARK_CAPTURE(BM_SimulateBig, fifo, std::string("fifo"))->Unit(benchmark::kMillisecond)->MinTime(1.0);

@@ -19,6 +19,9 @@ namespace orrery::store {
 /** Records per chunk; chunk k holds records [k * kChunkRows, (k + 1) * kChunkRows). */
 inline constexpr std::size_t kChunkRows = 4096;
 
+/** Far above any workload; a damaged job_index beyond it must not make a reader allocate gigabytes. */
+inline constexpr std::int32_t kMaxJobIndex = 100'000'000;
+
 namespace chunk {
 
 template <typename T> T swapBytes(T value)

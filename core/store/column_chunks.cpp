@@ -6,7 +6,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstring>
+#include <optional>
+#include <unordered_map>
 
 namespace orrery::store {
 
@@ -35,28 +39,112 @@ std::vector<ChunkRange> chunksFrom(std::size_t from, std::size_t size)
     return out;
 }
 
+/**
+ * A chunk's string dictionary (chunk_layout.h). Model, user and GPU type repeat across jobs and are
+ * interned; job ids are unique in practice and appended without a lookup.
+ */
+class LabelTable
+{
+public:
+    explicit LabelTable(const std::string& path) : m_path(path) {}
+
+    void clear()
+    {
+        m_blob.clear();
+        m_count = 0;
+        m_index.clear();
+    }
+
+    std::int32_t append(std::string_view s)
+    {
+        if (s.find('\0') != std::string_view::npos)
+            throw Error(m_path, "jobs",
+                        fmt::format("label \"{}\" holds a NUL character, which the store cannot keep",
+                                    std::string(s.substr(0, s.find('\0')))));
+        m_blob.append(s);
+        m_blob.push_back('\0');
+        return m_count++;
+    }
+
+    /** `s` must outlive the next clear(): the dictionary keys are views of the callers' strings. */
+    std::int32_t intern(std::string_view s)
+    {
+        const auto it = m_index.find(s);
+        if (it != m_index.end())
+            return it->second;
+        const std::int32_t code = append(s);
+        m_index.emplace(s, code);
+        return code;
+    }
+
+    const std::string& blob() const { return m_blob; }
+
+private:
+    const std::string& m_path;
+    std::string m_blob;
+    std::int32_t m_count = 0;
+    std::unordered_map<std::string_view, std::int32_t> m_index;
+};
+
+/** Interns one string column: consecutive jobs mostly share a model, user and GPU type. */
+struct LabelColumn
+{
+    std::string_view last;
+    std::int32_t lastCode = -1;
+
+    std::int32_t code(LabelTable& labels, std::string_view s)
+    {
+        if (lastCode < 0 || s != last) {
+            last = s;
+            lastCode = labels.intern(s);
+        }
+        return lastCode;
+    }
+};
+
 } // namespace
 
 struct ColumnChunkWriter::Impl
 {
-    Impl(Connection& c, std::int64_t id)
-        : runId(id),
-          intervals(
-              c, "INSERT OR REPLACE INTO interval_chunks (run_id, chunk_index, first_record, records, job_index, gpu, "
-                 "start_s, end_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
-          utilization(
-              c, "INSERT OR REPLACE INTO utilization_chunks (run_id, chunk_index, first_record, records, gpu_types, "
-                 "time_s, busy_gpus, busy_by_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
-          decisions(c,
-                    "INSERT OR REPLACE INTO decision_chunks (run_id, chunk_index, first_record, records, sim_time_s, "
-                    "wall_s, queued, running) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
-          dropIntervals(c, "DELETE FROM interval_chunks WHERE run_id = ?1")
+    Impl(Connection& c, std::int64_t id) : db(c), runId(id), labels(c.path()) {}
+
+    /** Statements are prepared on first use: migrations write one table before the next one exists. */
+    Statement& statement(std::optional<Statement>& slot, const char* sql)
     {
-        intervals.bind(1, runId);
-        utilization.bind(1, runId);
-        decisions.bind(1, runId);
-        dropIntervals.bind(1, runId);
+        if (!slot) {
+            slot.emplace(db, sql);
+            slot->bind(1, runId);
+        }
+        return *slot;
     }
+
+    Statement& intervals()
+    {
+        return statement(m_intervals,
+                         "INSERT OR REPLACE INTO interval_chunks (run_id, chunk_index, first_record, "
+                         "records, job_index, gpu, start_s, end_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    }
+    Statement& utilization()
+    {
+        return statement(m_utilization,
+                         "INSERT OR REPLACE INTO utilization_chunks (run_id, chunk_index, first_record, records, "
+                         "gpu_types, time_s, busy_gpus, busy_by_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    }
+    Statement& decisions()
+    {
+        return statement(m_decisions, "INSERT OR REPLACE INTO decision_chunks (run_id, chunk_index, first_record, "
+                                      "records, sim_time_s, wall_s, queued, running) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                                      "?7, ?8)");
+    }
+    Statement& jobs()
+    {
+        return statement(m_jobs, "INSERT OR REPLACE INTO job_chunks (run_id, chunk_index, first_record, records, "
+                                 "labels, job_index, job_id, model, user, gpu_type, gpus, restarts, nodes, demand, "
+                                 "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s) "
+                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+                                 "?18, ?19, ?20, ?21)");
+    }
+    Statement& dropIntervals() { return statement(m_dropIntervals, "DELETE FROM interval_chunks WHERE run_id = ?1"); }
 
     static void bindHeader(Statement& s, const ChunkRange& c)
     {
@@ -65,11 +153,16 @@ struct ColumnChunkWriter::Impl
             .bind(4, static_cast<std::int64_t>(c.end - c.first));
     }
 
+    Connection& db;
     std::int64_t runId;
-    Statement intervals, utilization, decisions, dropIntervals;
+    std::optional<Statement> m_intervals, m_utilization, m_decisions, m_jobs, m_dropIntervals;
     // Column buffers, reused: statements bind them without copying.
     std::vector<std::int32_t> i0, i1, i2;
     std::vector<double> d0, d1;
+    static constexpr int kJobInts = 10, kJobDoubles = 6;
+    std::array<std::vector<std::int32_t>, kJobInts> jobInts;
+    std::array<std::vector<double>, kJobDoubles> jobDoubles;
+    LabelTable labels;
 };
 
 ColumnChunkWriter::ColumnChunkWriter(Connection& db, std::int64_t runId) : m(std::make_unique<Impl>(db, runId))
@@ -88,12 +181,13 @@ std::size_t ColumnChunkWriter::writeIntervals(const std::vector<sim::AllocationI
             m->d0.push_back(rows[i].startS);
             m->d1.push_back(rows[i].endS);
         }
-        Impl::bindHeader(m->intervals, c);
-        bindColumn(m->intervals, 5, m->i0);
-        bindColumn(m->intervals, 6, m->i1);
-        bindColumn(m->intervals, 7, m->d0);
-        bindColumn(m->intervals, 8, m->d1);
-        m->intervals.run();
+        Statement& st = m->intervals();
+        Impl::bindHeader(st, c);
+        bindColumn(st, 5, m->i0);
+        bindColumn(st, 6, m->i1);
+        bindColumn(st, 7, m->d0);
+        bindColumn(st, 8, m->d1);
+        st.run();
         written += c.end - c.first;
     }
     return written;
@@ -114,12 +208,13 @@ std::size_t ColumnChunkWriter::writeUtilization(const std::vector<sim::Utilizati
             m->i1.insert(m->i1.end(), byType.begin(), byType.end());
             m->i1.resize(m->i1.size() + types - byType.size(), 0); // a type a sample does not list has no busy GPU
         }
-        Impl::bindHeader(m->utilization, c);
-        m->utilization.bind(5, static_cast<std::int64_t>(types));
-        bindColumn(m->utilization, 6, m->d0);
-        bindColumn(m->utilization, 7, m->i0);
-        bindColumn(m->utilization, 8, m->i1);
-        m->utilization.run();
+        Statement& st = m->utilization();
+        Impl::bindHeader(st, c);
+        st.bind(5, static_cast<std::int64_t>(types));
+        bindColumn(st, 6, m->d0);
+        bindColumn(st, 7, m->i0);
+        bindColumn(st, 8, m->i1);
+        st.run();
         written += c.end - c.first;
     }
     return written;
@@ -136,12 +231,58 @@ std::size_t ColumnChunkWriter::writeDecisions(const std::vector<sim::DecisionTim
             m->i0.push_back(rows[i].queued);
             m->i1.push_back(rows[i].running);
         }
-        Impl::bindHeader(m->decisions, c);
-        bindColumn(m->decisions, 5, m->d0);
-        bindColumn(m->decisions, 6, m->d1);
-        bindColumn(m->decisions, 7, m->i0);
-        bindColumn(m->decisions, 8, m->i1);
-        m->decisions.run();
+        Statement& st = m->decisions();
+        Impl::bindHeader(st, c);
+        bindColumn(st, 5, m->d0);
+        bindColumn(st, 6, m->d1);
+        bindColumn(st, 7, m->i0);
+        bindColumn(st, 8, m->i1);
+        st.run();
+        written += c.end - c.first;
+    }
+    return written;
+}
+
+std::size_t ColumnChunkWriter::writeJobs(const std::vector<sim::JobRecord>& rows,
+                                         const std::vector<std::uint32_t>& order, std::size_t from)
+{
+    const auto time = [](double t) { return t >= 0 ? t : chunk::missingTime(); };
+    std::size_t written = 0;
+    for (const ChunkRange& c : chunksFrom(from, order.size())) {
+        for (auto& v : m->jobInts)
+            v.clear();
+        for (auto& v : m->jobDoubles)
+            v.clear();
+        m->labels.clear();
+        LabelColumn model, user, gpuType;
+        for (std::size_t i = c.first; i < c.end; ++i) {
+            const std::uint32_t index = order[i];
+            const sim::JobRecord& j = rows[index];
+            const std::int32_t ints[Impl::kJobInts] = {static_cast<std::int32_t>(index),
+                                                       m->labels.append(j.id),
+                                                       model.code(m->labels, j.model),
+                                                       user.code(m->labels, j.user),
+                                                       gpuType.code(m->labels, j.gpuType),
+                                                       j.gpus,
+                                                       j.restarts,
+                                                       j.nodes,
+                                                       j.demand,
+                                                       j.excludedFromAverage ? 1 : 0};
+            const double doubles[Impl::kJobDoubles] = {j.arrivalS,   time(j.startS), j.finished() ? j.endS : time(-1),
+                                                       j.gpuSeconds, j.costUsd,      j.idealS};
+            for (int k = 0; k < Impl::kJobInts; ++k)
+                m->jobInts[static_cast<std::size_t>(k)].push_back(ints[k]);
+            for (int k = 0; k < Impl::kJobDoubles; ++k)
+                m->jobDoubles[static_cast<std::size_t>(k)].push_back(doubles[k]);
+        }
+        Statement& st = m->jobs();
+        Impl::bindHeader(st, c);
+        st.bindStaticBlob(5, m->labels.blob().data(), m->labels.blob().size());
+        for (int k = 0; k < Impl::kJobInts; ++k)
+            bindColumn(st, 6 + k, m->jobInts[static_cast<std::size_t>(k)]);
+        for (int k = 0; k < Impl::kJobDoubles; ++k)
+            bindColumn(st, 6 + Impl::kJobInts + k, m->jobDoubles[static_cast<std::size_t>(k)]);
+        st.run();
         written += c.end - c.first;
     }
     return written;
@@ -149,7 +290,7 @@ std::size_t ColumnChunkWriter::writeDecisions(const std::vector<sim::DecisionTim
 
 void ColumnChunkWriter::deleteIntervals()
 {
-    m->dropIntervals.run();
+    m->dropIntervals().run();
 }
 
 namespace {
@@ -187,6 +328,7 @@ public:
 
     std::size_t rows() const { return m_rows; }
     std::int64_t columnInt(int column) const { return m_stmt.columnInt(column); }
+    std::string_view blob(int column) const { return m_stmt.columnBlob(column); }
 
     /** Column `column` (0-based in the SELECT) as `count` values of T. */
     template <typename T> std::vector<T> values(int column, std::string_view name, std::size_t count)
@@ -265,9 +407,74 @@ std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string
     return out;
 }
 
+std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, std::int64_t runId,
+                                     std::size_t expectedJobs)
+{
+    std::vector<sim::JobRecord> out(expectedJobs);
+    std::vector<char> seen(expectedJobs, 0);
+    ChunkReader r(db, path, "job_chunks", runId,
+                  "labels, job_index, job_id, model, user, gpu_type, gpus, restarts, nodes, demand, "
+                  "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s");
+    const auto time = [](double t) { return std::isnan(t) ? -1.0 : t; };
+    while (r.next()) {
+        const std::size_t n = r.rows();
+        const auto labels = chunk::splitLabels(r.blob(3));
+        if (!labels)
+            r.damaged("labels do not end with a NUL byte");
+        static constexpr const char* kInts[] = {"job_index", "job_id",   "model", "user",   "gpu_type",
+                                                "gpus",      "restarts", "nodes", "demand", "excluded_from_average"};
+        static constexpr const char* kDoubles[] = {"arrival_s",   "start_s",  "end_s",
+                                                   "gpu_seconds", "cost_usd", "ideal_s"};
+        std::vector<std::vector<std::int32_t>> ints;
+        std::vector<std::vector<double>> doubles;
+        for (int k = 0; k < 10; ++k)
+            ints.push_back(r.values<std::int32_t>(4 + k, kInts[k], n));
+        for (int k = 0; k < 6; ++k)
+            doubles.push_back(r.values<double>(14 + k, kDoubles[k], n));
+        const auto label = [&](int column, std::size_t i) {
+            const std::int32_t code = ints[static_cast<std::size_t>(column)][i];
+            if (code < 0 || static_cast<std::size_t>(code) >= labels->size())
+                r.damaged(
+                    fmt::format("record {}: {} refers to label {} of {}", i, kInts[column], code, labels->size()));
+            return std::string((*labels)[static_cast<std::size_t>(code)]);
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::int32_t index = ints[0][i];
+            if (index < 0 || index >= kMaxJobIndex)
+                r.damaged(fmt::format("record {}: job_index {}", i, index));
+            const auto at = static_cast<std::size_t>(index);
+            if (out.size() <= at) {
+                out.resize(at + 1);
+                seen.resize(at + 1, 0);
+            }
+            if (seen[at])
+                r.damaged(fmt::format("record {}: job {} is stored twice", i, index));
+            seen[at] = 1;
+            sim::JobRecord& j = out[at];
+            j.id = label(1, i);
+            j.model = label(2, i);
+            j.user = label(3, i);
+            j.gpuType = label(4, i);
+            j.gpus = ints[5][i];
+            j.restarts = ints[6][i];
+            j.nodes = ints[7][i];
+            j.demand = ints[8][i];
+            j.excludedFromAverage = ints[9][i] != 0;
+            j.arrivalS = doubles[0][i];
+            j.startS = time(doubles[1][i]);
+            j.endS = time(doubles[2][i]);
+            j.gpuSeconds = doubles[3][i];
+            j.costUsd = doubles[4][i];
+            j.idealS = doubles[5][i];
+        }
+    }
+    return out;
+}
+
 std::int64_t chunkedRecordCount(Connection& db, const std::string& table, std::int64_t runId)
 {
-    if (table != "interval_chunks" && table != "utilization_chunks" && table != "decision_chunks")
+    if (table != "job_chunks" && table != "interval_chunks" && table != "utilization_chunks" &&
+        table != "decision_chunks")
         throw std::invalid_argument("chunkedRecordCount: unknown table " + table);
     Statement s(db, fmt::format("SELECT coalesce(sum(records), 0) FROM {} WHERE run_id = ?1", table));
     s.bind(1, runId);

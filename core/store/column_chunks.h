@@ -39,6 +39,13 @@ public:
     std::size_t writeIntervals(const std::vector<sim::AllocationInterval>& rows, std::size_t from);
     std::size_t writeUtilization(const std::vector<sim::UtilizationSample>& rows, std::size_t from);
     std::size_t writeDecisions(const std::vector<sim::DecisionTiming>& rows, std::size_t from);
+    /**
+     * Job records are written in the order they become final (a job when it finishes, the rest when
+     * the run ends): `order` lists the indices into `jobs` written so far, and records [from,
+     * order.size()) of it are new. A label with a NUL byte throws orrery::Error.
+     */
+    std::size_t writeJobs(const std::vector<sim::JobRecord>& jobs, const std::vector<std::uint32_t>& order,
+                          std::size_t from);
     /** Removes the run's interval chunks (the series is about to be written again in another order). */
     void deleteIntervals();
 
@@ -51,8 +58,15 @@ private:
 std::vector<sim::AllocationInterval> readIntervals(Connection& db, const std::string& path, std::int64_t runId);
 std::vector<sim::UtilizationSample> readUtilization(Connection& db, const std::string& path, std::int64_t runId);
 std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string& path, std::int64_t runId);
+/**
+ * A run's job records, each at its job_index; jobs an interrupted run never wrote stay default (empty
+ * id). `expectedJobs` sizes the result when known (the run's job_count).
+ */
+std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, std::int64_t runId,
+                                     std::size_t expectedJobs = 0);
 
-/** Number of records a run's chunks of `table` hold (interval_chunks, utilization_chunks or decision_chunks). */
+/** Number of records a run's chunks of `table` hold (job_chunks, interval_chunks, utilization_chunks or
+ * decision_chunks). */
 std::int64_t chunkedRecordCount(Connection& db, const std::string& table, std::int64_t runId);
 
 } // namespace orrery::store

@@ -348,37 +348,8 @@ StoredRun RunStore::loadRun(std::int64_t id)
             r.gpuType.push_back(type == r.gpuTypes.end() ? -1 : static_cast<int>(type - r.gpuTypes.begin()));
         }
     }
-    {
-        // Interrupted runs may lack the records of jobs that had not finished: those stay default (empty id).
-        Statement s(*m_db,
-                    "SELECT job_index, job_id, model, user, arrival_s, start_s, end_s, gpus, gpu_type, restarts, "
-                    "gpu_seconds, cost_usd, ideal_s, nodes, demand, excluded_from_average FROM jobs WHERE run_id = ?1 "
-                    "ORDER BY job_index");
-        s.bind(1, id);
-        if (out.record.jobCount)
-            r.jobs.reserve(static_cast<std::size_t>(*out.record.jobCount));
-        while (s.step()) {
-            const auto index = static_cast<std::size_t>(s.columnInt(0));
-            if (r.jobs.size() <= index)
-                r.jobs.resize(index + 1);
-            auto& j = r.jobs[index];
-            j.id = s.columnText(1);
-            j.model = s.columnText(2);
-            j.user = s.columnText(3);
-            j.arrivalS = s.columnDouble(4);
-            j.startS = s.columnDouble(5, -1);
-            j.endS = s.columnDouble(6, -1);
-            j.gpus = static_cast<int>(s.columnInt(7));
-            j.gpuType = s.columnText(8);
-            j.restarts = static_cast<int>(s.columnInt(9));
-            j.gpuSeconds = s.columnDouble(10);
-            j.costUsd = s.columnDouble(11);
-            j.idealS = s.columnDouble(12);
-            j.nodes = static_cast<int>(s.columnInt(13));
-            j.demand = static_cast<int>(s.columnInt(14));
-            j.excludedFromAverage = s.columnInt(15) != 0;
-        }
-    }
+    // Interrupted runs may lack the records of jobs that had not finished: those stay default (empty id).
+    r.jobs = readJobs(*m_db, m_path, id, out.record.jobCount ? static_cast<std::size_t>(*out.record.jobCount) : 0);
     r.intervals = readIntervals(*m_db, m_path, id);
     r.utilization = readUtilization(*m_db, m_path, id);
     r.decisions = readDecisions(*m_db, m_path, id);

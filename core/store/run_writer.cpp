@@ -6,10 +6,7 @@
 #include "store/sqlite.h"
 #include "store/timestamp.h"
 
-#include <fmt/format.h>
-
 #include <cstring>
-#include <iterator>
 #include <optional>
 #include <vector>
 
@@ -17,28 +14,7 @@ namespace orrery::store {
 
 struct RunWriter::Impl
 {
-    Impl(Connection& c, std::int64_t id, int batch)
-        : db(c), runId(id), batchRows(batch), job(c, jobInsertSql(1)), jobs(c, jobInsertSql(kJobsPerStatement)),
-          chunks(c, id)
-    {}
-
-    static constexpr int kJobColumns = 17;
-    /** Jobs per multi-row INSERT: one statement step per job cost ~30% more CPU than this. */
-    static constexpr int kJobsPerStatement = 64;
-
-    static std::string jobInsertSql(int rows)
-    {
-        std::string sql = "INSERT INTO jobs (run_id, job_index, job_id, model, user, arrival_s, start_s, end_s, gpus, "
-                          "gpu_type, restarts, gpu_seconds, cost_usd, ideal_s, nodes, demand, excluded_from_average) "
-                          "VALUES ";
-        for (int r = 0; r < rows; ++r) {
-            sql += r ? ", (" : "(";
-            for (int c = 0; c < kJobColumns; ++c)
-                fmt::format_to(std::back_inserter(sql), "{}?{}", c ? ", " : "", r * kJobColumns + c + 1);
-            sql += ')';
-        }
-        return sql;
-    }
+    Impl(Connection& c, std::int64_t id, int batch) : db(c), runId(id), batchRows(batch), chunks(c, id) {}
 
     void rows(std::size_t count)
     {
@@ -60,44 +36,6 @@ struct RunWriter::Impl
             tx.reset();
         }
         pending = 0;
-    }
-
-    /** Binds job `index` as row `row` of `s`; its strings are bound in place, so `j` must outlive the step. */
-    void bindJob(Statement& s, int row, std::size_t index, const sim::JobRecord& j)
-    {
-        const int b = row * kJobColumns;
-        s.bind(b + 1, runId)
-            .bind(b + 2, static_cast<std::int64_t>(index))
-            .bindStatic(b + 3, j.id)
-            .bindStatic(b + 4, j.model)
-            .bindStatic(b + 5, j.user)
-            .bind(b + 6, j.arrivalS)
-            .bind(b + 7, j.startS >= 0 ? std::optional<double>(j.startS) : std::nullopt)
-            .bind(b + 8, j.finished() ? std::optional<double>(j.endS) : std::nullopt)
-            .bind(b + 9, j.gpus)
-            .bindStatic(b + 10, j.gpuType)
-            .bind(b + 11, j.restarts)
-            .bind(b + 12, j.gpuSeconds)
-            .bind(b + 13, j.costUsd)
-            .bind(b + 14, j.idealS)
-            .bind(b + 15, j.nodes)
-            .bind(b + 16, j.demand)
-            .bind(b + 17, j.excludedFromAverage ? 1 : 0);
-    }
-
-    void writeJobs(const std::vector<sim::JobRecord>& all, const std::vector<std::size_t>& indices)
-    {
-        std::size_t i = 0;
-        while (i < indices.size()) {
-            begin();
-            // Whole statements of kJobsPerStatement rows, the rest one by one; commit between statements only.
-            const std::size_t group = indices.size() - i >= kJobsPerStatement ? kJobsPerStatement : 1;
-            Statement& s = group == 1 ? job : jobs;
-            for (std::size_t r = 0; r < group; ++r, ++i)
-                bindJob(s, static_cast<int>(r), indices[i], all[indices[i]]);
-            s.run();
-            rows(group);
-        }
     }
 
     static std::uint64_t mix(std::uint64_t h, const sim::AllocationInterval& iv)
@@ -156,14 +94,17 @@ struct RunWriter::Impl
         // A job record changes until the job finishes: write it once final, or at the end whatever its state.
         if (jobWritten.size() < r.jobs.size())
             jobWritten.resize(r.jobs.size(), 0);
-        std::vector<std::size_t> due;
+        const std::size_t jobsWritten = jobOrder.size();
         for (std::size_t i = 0; i < r.jobs.size(); ++i) {
             if (!jobWritten[i] && (allJobs || r.jobs[i].finished())) {
-                due.push_back(i);
+                jobOrder.push_back(static_cast<std::uint32_t>(i));
                 jobWritten[i] = 1;
             }
         }
-        writeJobs(r.jobs, due);
+        if (jobsWritten < jobOrder.size()) {
+            begin();
+            rows(chunks.writeJobs(r.jobs, jobOrder, jobsWritten));
+        }
     }
 
     void end(RunStatus status, const std::string& error, const sim::RunResult* result)
@@ -202,13 +143,13 @@ struct RunWriter::Impl
     Connection& db;
     std::int64_t runId;
     int batchRows;
-    Statement job, jobs;
     ColumnChunkWriter chunks;
     std::optional<Transaction> tx;
     std::size_t pending = 0;
     std::size_t intervalsWritten = 0, samplesWritten = 0, decisionsWritten = 0;
     std::uint64_t intervalsHash = 0xcbf29ce484222325ULL;
     std::vector<char> jobWritten;
+    std::vector<std::uint32_t> jobOrder; ///< job indices in the order they were written
     bool done = false;
 };
 

@@ -20,7 +20,7 @@ namespace {
 // Forward migrations, in order: migration i takes user_version i to i + 1.
 // Never edit one that has shipped; append a new one instead. docs/database.md
 // describes the resulting schema.
-constexpr std::array<std::string_view, 3> kMigrations = {
+constexpr std::array<std::string_view, 4> kMigrations = {
     R"SQL(
 CREATE TABLE scenarios (
     id            INTEGER PRIMARY KEY,
@@ -174,7 +174,82 @@ CREATE TABLE decision_chunks (
     PRIMARY KEY (run_id, chunk_index)
 );
 )SQL",
+    // 4: the per-job records become column chunks too (convertJobsToChunks() moves old rows over), so that
+    // storing a run costs less than simulating it; the loadable extension app/sqlite gives plain rows back.
+    R"SQL(
+CREATE TABLE job_chunks (
+    run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    chunk_index   INTEGER NOT NULL,
+    first_record  INTEGER NOT NULL,
+    records       INTEGER NOT NULL,
+    labels        BLOB NOT NULL,
+    job_index     BLOB NOT NULL,
+    job_id        BLOB NOT NULL,
+    model         BLOB NOT NULL,
+    user          BLOB NOT NULL,
+    gpu_type      BLOB NOT NULL,
+    arrival_s     BLOB NOT NULL,
+    start_s       BLOB NOT NULL,
+    end_s         BLOB NOT NULL,
+    gpus          BLOB NOT NULL,
+    restarts      BLOB NOT NULL,
+    nodes         BLOB NOT NULL,
+    demand        BLOB NOT NULL,
+    excluded_from_average BLOB NOT NULL,
+    gpu_seconds   BLOB NOT NULL,
+    cost_usd      BLOB NOT NULL,
+    ideal_s       BLOB NOT NULL,
+    PRIMARY KEY (run_id, chunk_index)
+);
+)SQL",
 };
+
+/** Migration 4's data step: every run's job rows become chunks, in job_index order. */
+void convertJobsToChunks(Connection& db)
+{
+    std::vector<std::int64_t> runs;
+    {
+        Statement s(db, "SELECT id FROM runs ORDER BY id");
+        while (s.step())
+            runs.push_back(s.columnInt(0));
+    }
+    for (const std::int64_t run : runs) {
+        // Laid out by job_index, as writeJobs() stores the position in `jobs` as the job_index.
+        std::vector<sim::JobRecord> jobs;
+        std::vector<std::uint32_t> order;
+        Statement s(db, "SELECT job_index, job_id, model, user, arrival_s, start_s, end_s, gpus, gpu_type, restarts, "
+                        "gpu_seconds, cost_usd, ideal_s, nodes, demand, excluded_from_average FROM jobs "
+                        "WHERE run_id = ?1 ORDER BY job_index");
+        s.bind(1, run);
+        while (s.step()) {
+            const std::int64_t index = s.columnInt(0);
+            if (index < 0 || index >= kMaxJobIndex)
+                throw Error(db.path(), "jobs", fmt::format("run {}: job_index {} is out of range", run, index));
+            const auto at = static_cast<std::uint32_t>(index);
+            if (jobs.size() <= at)
+                jobs.resize(at + 1);
+            order.push_back(at);
+            sim::JobRecord& j = jobs[at];
+            j.id = s.columnText(1);
+            j.model = s.columnText(2);
+            j.user = s.columnText(3);
+            j.arrivalS = s.columnDouble(4);
+            j.startS = s.columnDouble(5, -1);
+            j.endS = s.columnDouble(6, -1);
+            j.gpus = static_cast<int>(s.columnInt(7));
+            j.gpuType = s.columnText(8);
+            j.restarts = static_cast<int>(s.columnInt(9));
+            j.gpuSeconds = s.columnDouble(10);
+            j.costUsd = s.columnDouble(11);
+            j.idealS = s.columnDouble(12);
+            j.nodes = static_cast<int>(s.columnInt(13));
+            j.demand = static_cast<int>(s.columnInt(14));
+            j.excludedFromAverage = s.columnInt(15) != 0;
+        }
+        ColumnChunkWriter(db, run).writeJobs(jobs, order, 0);
+    }
+    db.exec("DROP TABLE jobs;");
+}
 
 /** Migration 3's data step: every run's interval, utilisation and decision rows become chunks. */
 void convertToColumnChunks(Connection& db)
@@ -249,6 +324,8 @@ void migrate(Connection& db, int target)
         db.exec(kMigrations[static_cast<std::size_t>(version)]);
         if (version + 1 == 3)
             convertToColumnChunks(db);
+        if (version + 1 == 4)
+            convertJobsToChunks(db);
         // Pragmas take no parameters; both values are integers formatted here, never user text.
         db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
         db.exec(fmt::format("PRAGMA user_version = {}", version + 1));

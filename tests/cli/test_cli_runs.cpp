@@ -138,8 +138,11 @@ run = int(sys.argv[3])
 iv = orrery_db.intervals(con, run)
 ut = orrery_db.utilization(con, run)
 de = orrery_db.decisions(con, run)
+jb = orrery_db.jobs(con, run)
 busy = sum(r['end_s'] - r['start_s'] for r in iv)
 print(len(iv), repr(busy), max(r['gpu'] for r in iv), len(ut), ut[-1]['busy_by_type'], len(de), sum(d['queued'] for d in de))
+print(len(jb), repr(sum(j['jct_s'] for j in jb if j['jct_s'] is not None)), sum(1 for j in jb if j['end_s'] is None),
+      repr(sum(j['cost_usd'] for j in jb)), jb[3]['job_id'], jb[7]['model'], jb[9]['user'], jb[119]['gpu_type'])
 )PY";
 
 } // namespace
@@ -267,8 +270,19 @@ private slots:
         for (const auto& d : run.decisions)
             queued += d.queued;
         const auto& last = run.utilization.back().busyByType;
-        const auto expected = fmt::format("{} {} {} {} [{}] {} {}", run.intervals.size(), busy, maxGpu,
-                                          run.utilization.size(), fmt::join(last, ", "), run.decisions.size(), queued);
+        double jct = 0, cost = 0;
+        int unfinished = 0;
+        for (const auto& j : run.jobs) {
+            if (j.finished())
+                jct += j.jctS();
+            else
+                ++unfinished;
+            cost += j.costUsd;
+        }
+        const auto expected = fmt::format("{} {} {} {} [{}] {} {}\n{} {} {} {} {} {} {} {}", run.intervals.size(), busy,
+                                          maxGpu, run.utilization.size(), fmt::join(last, ", "), run.decisions.size(),
+                                          queued, run.jobs.size(), jct, unfinished, cost, run.jobs[3].id,
+                                          run.jobs[7].model, run.jobs[9].user, run.jobs[119].gpuType);
         QCOMPARE(python(kChunkReader, {test::sourcePath("scripts"), m_db, std::to_string(m_fifo)}), expected);
     }
 

@@ -12,8 +12,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
+#include <random>
 #include <sstream>
 
 #include <unistd.h>
@@ -246,7 +249,7 @@ private slots:
         QVERIFY(mode.step());
         QCOMPARE(mode.columnText(0), std::string("wal"));
         for (const char* table :
-             {"scenarios", "runs", "gpus", "jobs", "interval_chunks", "utilization_chunks", "decision_chunks"}) {
+             {"scenarios", "runs", "gpus", "job_chunks", "interval_chunks", "utilization_chunks", "decision_chunks"}) {
             store::Statement t(s.connection(), "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1");
             t.bind(1, table);
             QVERIFY(t.step());
@@ -353,10 +356,32 @@ private slots:
         ORRERY_CHECK_PROPERTY("series synced at arbitrary points, across chunk boundaries, read back whole", [&] {
             const auto n = static_cast<std::size_t>(*rc::gen::inRange(0, 3 * static_cast<int>(store::kChunkRows) + 7));
             sim::RunResult full = smallRun();
+            full.jobs.clear();
             full.intervals.clear();
             full.utilization.clear();
             full.decisions.clear();
+            // Jobs finish in an arbitrary order, which is the order their records are written in.
+            std::vector<std::size_t> finishRank(n);
+            std::iota(finishRank.begin(), finishRank.end(), std::size_t(0));
+            std::mt19937 rng(*rc::gen::arbitrary<std::uint32_t>());
+            std::shuffle(finishRank.begin(), finishRank.end(), rng);
             for (std::size_t i = 0; i < n; ++i) {
+                sim::JobRecord j;
+                j.id = fmt::format("job-{}", i);
+                j.model = i % 4 ? "resnet50" : "gpt2-xl";
+                j.user = fmt::format("u{}", i % 9);
+                j.gpuType = i % 5 ? "v100" : "mixed";
+                j.arrivalS = i * 0.25;
+                j.startS = i % 29 == 0 ? -1 : i * 0.25 + 3;
+                j.endS = i % 17 == 0 || j.startS < 0 ? -1 : i * 0.25 + 90.5;
+                j.gpus = j.demand = 1 << (i % 3);
+                j.nodes = 1 + static_cast<int>(i % 2);
+                j.restarts = static_cast<int>(i % 4);
+                j.gpuSeconds = i * 1.5;
+                j.costUsd = i * 0.001;
+                j.idealS = 80 + i % 7;
+                j.excludedFromAverage = i % 13 == 0;
+                full.jobs.push_back(j);
                 full.intervals.push_back({static_cast<int>(i % 3), static_cast<int>(i % 6), i * 1.5, i * 1.5 + 7});
                 full.utilization.push_back(
                     {i * 2.0, static_cast<int>(i % 7), {static_cast<int>(i % 5), static_cast<int>(i % 3)}});
@@ -367,7 +392,10 @@ private slots:
             auto writer = s.beginRun(info(), *rc::gen::inRange(1, 20000));
             for (const std::size_t cut : cuts) {
                 sim::RunResult partial = full;
-                partial.jobs.resize(1);
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (finishRank[i] >= cut)
+                        partial.jobs[i].endS = -1; // not finished yet: its record is not final
+                }
                 partial.intervals.resize(cut);
                 partial.utilization.resize(cut);
                 partial.decisions.resize(cut);
@@ -377,6 +405,9 @@ private slots:
             compareRuns(full, s.loadRun(writer.runId()).result);
             RC_ASSERT(s.connection().queryInt(fmt::format("SELECT sum(records) FROM decision_chunks WHERE run_id = {}",
                                                           writer.runId())) == static_cast<std::int64_t>(n));
+            RC_ASSERT(s.connection().queryInt(fmt::format(
+                          "SELECT coalesce(sum(records), 0) FROM job_chunks WHERE run_id = {}", writer.runId())) ==
+                      static_cast<std::int64_t>(n));
         });
         QCOMPARE(s.integrityCheck(), std::string("ok"));
     }
@@ -408,6 +439,85 @@ private slots:
         QCOMPARE(run.decisions.size(), std::size_t(1));
         QCOMPARE(run.decisions[0].queued, 2);
         QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void version3JobRowsAreMigratedToChunks()
+    {
+        const auto p = path("v3.sqlite");
+        {
+            // A store as schema version 3 left it: one plain row per job, two runs, gaps in job_index.
+            store::Connection db(p, store::Connection::Mode::ReadWriteCreate);
+            store::migrate(db, 3);
+            db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');"
+                    "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus, "
+                    "job_count) VALUES (1, 'fifo', 1, '0.1.0', 't', 'completed', 6, 3), "
+                    "(1, 'sjf', 1, '0.1.0', 't', 'failed', 6, NULL);"
+                    "INSERT INTO jobs (run_id, job_index, job_id, model, user, arrival_s, start_s, end_s, gpus, "
+                    "gpu_type, restarts, gpu_seconds, cost_usd, ideal_s, nodes, demand, excluded_from_average) VALUES "
+                    "(1, 0, 'a', 'resnet50', 'ann', 0, 5, 105, 2, 'v100', 1, 200, 0.5, 90, 1, 2, 0), "
+                    "(1, 1, 'b', 'gpt2', 'bob', 10, NULL, NULL, 0, '', 0, 0, 0, 50, 0, 4, 0), "
+                    "(1, 2, 'c', 'resnet50', 'ann', 20, 30, NULL, 1, 'k80', 0, 70, 0.07, 60, 1, 1, 1), "
+                    "(2, 4, 'e', 'bert', 'cy', 40, 41, 42.5, 1, 'mixed', 2, 1.5, 0.01, 1, 2, 1, 0)");
+        }
+        store::RunStore s(p);
+        QCOMPARE(count(s, "PRAGMA user_version"), std::int64_t(store::schemaVersion()));
+        QCOMPARE(count(s, "SELECT count(*) FROM sqlite_schema WHERE name = 'jobs'"), std::int64_t(0));
+        const auto first = s.loadRun(1).result;
+        QCOMPARE(first.jobs.size(), std::size_t(3));
+        QCOMPARE(first.jobs[0].id, std::string("a"));
+        QCOMPARE(first.jobs[0].user, std::string("ann"));
+        QCOMPARE(first.jobs[0].endS, 105.0);
+        QCOMPARE(first.jobs[0].restarts, 1);
+        QCOMPARE(first.jobs[1].model, std::string("gpt2"));
+        QCOMPARE(first.jobs[1].startS, -1.0);
+        QCOMPARE(first.jobs[1].endS, -1.0);
+        QCOMPARE(first.jobs[1].demand, 4);
+        QCOMPARE(first.jobs[2].gpuType, std::string("k80"));
+        QCOMPARE(first.jobs[2].costUsd, 0.07);
+        QVERIFY(first.jobs[2].excludedFromAverage);
+        const auto second = s.loadRun(2).result;
+        QCOMPARE(second.jobs.size(), std::size_t(5)); // jobs 0-3 were never written by the failed run
+        QVERIFY(second.jobs[0].id.empty());
+        QCOMPARE(second.jobs[4].id, std::string("e"));
+        QCOMPARE(second.jobs[4].nodes, 2);
+        QCOMPARE(second.jobs[4].gpuSeconds, 1.5);
+        QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void damagedJobChunkIsReportedNotMisread()
+    {
+        const std::pair<const char*, const char*> cases[] = {
+            {"UPDATE job_chunks SET labels = x'6100'", "model refers to label 1 of 1"},
+            {"UPDATE job_chunks SET labels = x'61'", "labels do not end with a NUL byte"},
+            {"UPDATE job_chunks SET job_index = x'000000000000000000000000'", "job 0 is stored twice"},
+            {"UPDATE job_chunks SET cost_usd = x'00'", "cost_usd holds 1 bytes, expected 24"},
+        };
+        int n = 0;
+        for (const auto& [damage, expected] : cases) {
+            const auto p = path(fmt::format("damaged-jobs-{}.sqlite", n++));
+            store::RunStore s(p);
+            const auto id = s.storeRun(info(), smallRun());
+            s.connection().exec(damage);
+            try {
+                s.loadRun(id);
+                QFAIL(damage);
+            } catch (const Error& e) {
+                QCOMPARE(QString::fromStdString(e.file()), QString::fromStdString(p));
+                const std::string what = e.what();
+                QVERIFY2(what.find("job_chunks") != std::string::npos, e.what());
+                QVERIFY2(what.find(fmt::format("run {} chunk 0", id)) != std::string::npos, e.what());
+                QVERIFY2(what.find(expected) != std::string::npos, e.what());
+            }
+        }
+    }
+
+    void labelWithNulIsRefused()
+    {
+        const auto p = path("nul.sqlite");
+        store::RunStore s(p);
+        auto run = smallRun();
+        run.jobs[0].id = std::string("a\0b", 3);
+        QVERIFY_THROWS_EXCEPTION(Error, s.storeRun(info(), run));
     }
 
     void damagedChunkIsReportedNotMisread()
@@ -464,7 +574,7 @@ private slots:
         QVERIFY(s.deleteRun(other));
         QVERIFY(!s.deleteRun(other));
         QVERIFY(!s.findRun(other));
-        QCOMPARE(count(s, fmt::format("SELECT count(*) FROM jobs WHERE run_id = {}", other)), std::int64_t(0));
+        QCOMPARE(count(s, fmt::format("SELECT count(*) FROM job_chunks WHERE run_id = {}", other)), std::int64_t(0));
         QCOMPARE(count(s, fmt::format("SELECT count(*) FROM interval_chunks WHERE run_id = {}", other)),
                  std::int64_t(0));
         QCOMPARE(count(s, "SELECT count(*) FROM scenarios"), std::int64_t(1)); // the orphaned scenario went too
@@ -484,11 +594,11 @@ private slots:
         const auto committed =
             count(reader, "SELECT (SELECT sum(records) FROM interval_chunks) + (SELECT sum(records) FROM "
                           "utilization_chunks) + (SELECT sum(records) FROM decision_chunks) + "
-                          "(SELECT count(*) FROM jobs)");
+                          "(SELECT sum(records) FROM job_chunks)");
         QCOMPARE(committed, std::int64_t(13));
         QCOMPARE(reader.findRun(writer.runId())->status, store::RunStatus::Running); // its writer is alive
         writer.finish(smallRun(), store::RunStatus::Completed);
-        QCOMPARE(count(reader, "SELECT count(*) FROM jobs"), std::int64_t(3));
+        QCOMPARE(count(reader, "SELECT sum(records) FROM job_chunks"), std::int64_t(3));
         QCOMPARE(reader.findRun(writer.runId())->status, store::RunStatus::Completed);
         compareRuns(smallRun(), reader.loadRun(writer.runId()).result);
     }
