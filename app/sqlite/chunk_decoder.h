@@ -3,6 +3,7 @@
 #include "sqlite_api.h"
 #include "store/chunk_layout.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -35,6 +36,16 @@ public:
     virtual void result(sqlite3_context* ctx, std::size_t record, int column) const = 0;
 };
 
+/** A column that a run's records can be looked up by, together with run_id (`WHERE run_id = ? AND gpu = ?`). */
+struct KeyColumn
+{
+    int column = -1;                   ///< the virtual table's column; -1: no key
+    const char* chunkColumn = nullptr; ///< the int32 chunk column holding it; nullptr when it is the record index
+    bool unique = false;               ///< at most one record per value within a run
+};
+
+inline constexpr std::size_t kMaxKeys = 3;
+
 /** What one eponymous virtual table reads and how it is declared. */
 struct TableSpec
 {
@@ -44,6 +55,7 @@ struct TableSpec
     const char* declaration;  ///< CREATE TABLE x(...): its columns, run_id first
     const char* chunkColumns; ///< the chunk table's columns the decoder reads, comma-separated
     int recordIndexColumn;    ///< the column holding first_record + i (the scan order within a run); -1 if none
+    std::array<KeyColumn, kMaxKeys> keys; ///< the columns a join looks records up by, best first
     std::unique_ptr<ChunkDecoder> (*makeDecoder)();
 };
 

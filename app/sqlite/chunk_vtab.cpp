@@ -2,11 +2,18 @@
 
 #include "chunk_decoder.h"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <exception>
+#include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace orrery::sqlext {
 
@@ -18,8 +25,17 @@ namespace {
 constexpr double kOneRunRows = 10'000;
 constexpr double kAllRunsRows = kOneRunRows * 1'048'576;
 
-/** The bit of idxNum that says xFilter's first argument is the run_id to read. */
+/** A lookup by run_id and a key column: a few records, from chunks read once and kept for the next lookup. */
+constexpr double kUniqueKeyCost = 10;
+constexpr double kKeyRows = 100;
+
+/**
+ * idxNum: bit 0 says xFilter's first argument is the run_id to read; the bits above, when not 0, are 1 + the index in
+ * TableSpec::keys of the key column whose value is the second argument.
+ */
 constexpr int kByRun = 1;
+
+constexpr auto kRows = static_cast<std::int64_t>(store::kChunkRows);
 
 struct VTab : sqlite3_vtab
 {
@@ -34,38 +50,76 @@ void setError(sqlite3_vtab& vtab, const std::string& message)
     vtab.zErrMsg = sqlite3_mprintf("%s", message.c_str());
 }
 
-/** Walks the chunk rows of one query (one run, or all runs in run_id order) and the records of each chunk. */
+struct Finalize
+{
+    void operator()(sqlite3_stmt* stmt) const { sqlite3_finalize(stmt); }
+};
+using Statement = std::unique_ptr<sqlite3_stmt, Finalize>;
+
+/** The integer `value` holds exactly (an INTEGER, or a REAL with an integral value); nullopt for anything else. */
+std::optional<std::int64_t> exactInteger(sqlite3_value* value)
+{
+    if (sqlite3_value_type(value) == SQLITE_INTEGER)
+        return sqlite3_value_int64(value);
+    if (sqlite3_value_type(value) == SQLITE_FLOAT) {
+        const double d = sqlite3_value_double(value);
+        if (d >= -9.2e18 && d <= 9.2e18 && d == std::floor(d))
+            return static_cast<std::int64_t>(d);
+    }
+    return std::nullopt;
+}
+
+/** A chunk decoded for lookups. */
+struct CachedChunk
+{
+    std::int64_t firstRecord = 0;
+    std::size_t records = 0;
+    std::unique_ptr<ChunkDecoder> decoder;
+};
+
+/** (key, record) of every record of a run, sorted: the records with one key value are a range, in record order. */
+using KeyIndex = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+/**
+ * Walks the chunk rows of one query (one run, or all runs in run_id order) and the records of each chunk; or looks
+ * records up by run_id and a key column. A join asks for one lookup per outer row (intervals of one job, of one GPU),
+ * so the run's decoded chunks and key indices are kept until a lookup names another run.
+ */
 class Cursor : public sqlite3_vtab_cursor
 {
 public:
-    explicit Cursor(VTab& table) : sqlite3_vtab_cursor{}, m_table(table), m_decoder(table.spec.makeDecoder()) {}
-    ~Cursor()
-    {
-        sqlite3_finalize(m_byRun);
-        sqlite3_finalize(m_allRuns);
-    }
-    Cursor(const Cursor&) = delete;
-    Cursor& operator=(const Cursor&) = delete;
+    explicit Cursor(VTab& table) : sqlite3_vtab_cursor{}, m_table(table), m_scanDecoder(table.spec.makeDecoder()) {}
 
-    int filter(bool byRun, sqlite3_value* runId)
+    int filter(int idxNum, int argc, sqlite3_value** argv)
     {
-        sqlite3_stmt*& stmt = byRun ? m_byRun : m_allRuns;
-        if (!stmt) {
-            if (const int rc = prepare(stmt, byRun); rc != SQLITE_OK)
-                return rc;
-        }
         if (m_active)
             sqlite3_reset(m_active);
-        m_active = stmt;
-        if (byRun)
-            sqlite3_bind_value(stmt, 1, runId);
-        m_eof = false;
-        m_haveRun = false;
-        return nextChunk();
+        m_active = nullptr;
+        m_eof = true;
+        const bool byRun = (idxNum & kByRun) != 0 && argc >= 1;
+        const int key = idxNum >> 1;
+        const bool byKey = byRun && key >= 1 && static_cast<std::size_t>(key) <= kMaxKeys && argc >= 2;
+        if (byRun && sqlite3_value_type(argv[0]) == SQLITE_NULL)
+            return SQLITE_OK; // "= NULL" matches nothing
+        if (byKey) {
+            if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
+                return SQLITE_OK;
+            const auto run = exactInteger(argv[0]);
+            const auto value = exactInteger(argv[1]);
+            if (run && value)
+                return lookUp(*run, static_cast<std::size_t>(key - 1), *value);
+            // Text and the like: SQLite checks the key constraint again (it is not omitted) with the column's
+            // affinity, so scanning the run gives the right rows whatever the value.
+        }
+        return scan(byRun, byRun ? argv[0] : nullptr);
     }
 
     int next()
     {
+        if (m_lookup) {
+            ++m_hit;
+            return seekHit();
+        }
         if (++m_record < m_records)
             return SQLITE_OK;
         return nextChunk();
@@ -80,34 +134,240 @@ public:
         else if (column == m_table.spec.recordIndexColumn)
             sqlite3_result_int64(ctx, m_firstRecord + static_cast<std::int64_t>(m_record));
         else
-            m_decoder->result(ctx, m_record, column);
+            m_current->result(ctx, m_record, column);
     }
 
     /** Unique per record of the store: the run in the high 32 bits, the record index in the low ones. */
     sqlite3_int64 rowid() const
     {
-        const std::uint64_t id = (static_cast<std::uint64_t>(m_runId) << 32) +
-                                 static_cast<std::uint64_t>(m_firstRecord) + m_record;
+        const std::uint64_t id =
+            (static_cast<std::uint64_t>(m_runId) << 32) + static_cast<std::uint64_t>(m_firstRecord) + m_record;
         return static_cast<sqlite3_int64>(id);
     }
 
 private:
-    int prepare(sqlite3_stmt*& stmt, bool byRun)
+    int scan(bool byRun, sqlite3_value* runId)
+    {
+        Statement& stmt = byRun ? m_byRun : m_allRuns;
+        if (!stmt) {
+            const int rc = prepare(stmt, m_table.spec.chunkColumns, byRun ? " WHERE run_id = ?1" : "",
+                                   " ORDER BY run_id, chunk_index");
+            if (rc != SQLITE_OK)
+                return rc;
+        }
+        m_active = stmt.get();
+        if (byRun)
+            sqlite3_bind_value(m_active, 1, runId);
+        m_lookup = false;
+        m_eof = false;
+        m_haveRun = false;
+        m_current = m_scanDecoder.get();
+        return nextChunk();
+    }
+
+    /** Moves to the next chunk that holds records, checking that it follows the run's previous one. */
+    int nextChunk()
+    {
+        for (;;) {
+            const int rc = sqlite3_step(m_active);
+            if (rc == SQLITE_DONE) {
+                m_eof = true;
+                return SQLITE_OK;
+            }
+            if (rc != SQLITE_ROW)
+                return readError(rc);
+            const std::int64_t runId = sqlite3_column_int64(m_active, 0);
+            if (!m_haveRun || runId != m_runId)
+                m_expectedFirst = 0;
+            m_haveRun = true;
+            m_runId = runId;
+            if (const int header = readHeader(m_active, m_expectedFirst); header != SQLITE_OK)
+                return header;
+            m_expectedFirst += static_cast<std::int64_t>(m_records);
+            m_record = 0;
+            try {
+                m_scanDecoder->load(m_active, m_records);
+            } catch (const DamagedChunk& e) {
+                return damaged(e.what());
+            }
+            if (m_records > 0)
+                return SQLITE_OK;
+        }
+    }
+
+    /** The records of run `run` whose key column `key` (an index in TableSpec::keys) holds `value`. */
+    int lookUp(std::int64_t run, std::size_t key, std::int64_t value)
+    {
+        if (!m_cacheValid || m_cachedRun != run) {
+            m_chunks.clear();
+            for (auto& index : m_keyIndex)
+                index.reset();
+            m_cachedRun = run;
+            m_cacheValid = true;
+        }
+        m_runId = run;
+        const KeyColumn& column = m_table.spec.keys[key];
+        if (!column.chunkColumn) {
+            m_recordIndexHit = {value, value};
+            m_hit = &m_recordIndexHit;
+            m_hitEnd = m_hit + 1;
+        } else {
+            if (!m_keyIndex[key]) {
+                KeyIndex index;
+                if (const int rc = buildKeyIndex(run, column, index); rc != SQLITE_OK)
+                    return rc;
+                m_keyIndex[key] = std::move(index);
+            }
+            const KeyIndex& index = *m_keyIndex[key];
+            const auto first = std::lower_bound(index.begin(), index.end(), std::pair(value, INT64_MIN));
+            const auto end = std::upper_bound(first, index.end(), std::pair(value, INT64_MAX));
+            m_hit = index.data() + (first - index.begin());
+            m_hitEnd = index.data() + (end - index.begin());
+        }
+        m_lookup = true;
+        m_eof = false;
+        return seekHit();
+    }
+
+    /** Moves to the first hit from m_hit on whose record exists, loading its chunk; eof when none is left. */
+    int seekHit()
+    {
+        for (; m_hit != m_hitEnd; ++m_hit) {
+            const std::int64_t record = m_hit->second;
+            if (record < 0)
+                continue;
+            const std::int64_t chunk = record / kRows;
+            auto it = m_chunks.find(chunk);
+            if (it == m_chunks.end()) {
+                if (const int rc = loadChunk(m_runId, chunk); rc != SQLITE_OK)
+                    return rc;
+                it = m_chunks.find(chunk);
+                if (it == m_chunks.end())
+                    continue; // no such chunk: no such record
+            }
+            const CachedChunk& c = it->second;
+            const std::int64_t at = record - c.firstRecord;
+            if (at >= static_cast<std::int64_t>(c.records))
+                continue;
+            m_chunk = chunk;
+            m_firstRecord = c.firstRecord;
+            m_records = c.records;
+            m_record = static_cast<std::size_t>(at);
+            m_current = c.decoder.get();
+            return SQLITE_OK;
+        }
+        m_eof = true;
+        return SQLITE_OK;
+    }
+
+    /** Reads chunk `chunk` of run `run` into the cache; leaves the cache as it was when there is no such chunk. */
+    int loadChunk(std::int64_t run, std::int64_t chunk)
+    {
+        if (!m_chunkRow) {
+            const int rc =
+                prepare(m_chunkRow, m_table.spec.chunkColumns, " WHERE run_id = ?1 AND chunk_index = ?2", "");
+            if (rc != SQLITE_OK)
+                return rc;
+        }
+        sqlite3_stmt* stmt = m_chunkRow.get();
+        sqlite3_reset(stmt);
+        sqlite3_bind_int64(stmt, 1, run);
+        sqlite3_bind_int64(stmt, 2, chunk);
+        const int step = sqlite3_step(stmt);
+        if (step == SQLITE_DONE)
+            return SQLITE_OK;
+        if (step != SQLITE_ROW)
+            return readError(step);
+        if (const int header = readHeader(stmt, chunk * kRows); header != SQLITE_OK)
+            return header;
+        CachedChunk c{m_firstRecord, m_records, m_table.spec.makeDecoder()};
+        try {
+            c.decoder->load(stmt, c.records);
+        } catch (const DamagedChunk& e) {
+            return damaged(e.what());
+        }
+        sqlite3_reset(stmt);
+        m_chunks.emplace(chunk, std::move(c));
+        return SQLITE_OK;
+    }
+
+    /** Reads key column `column` of all of run `run`'s chunks (only that column) into `index`. */
+    int buildKeyIndex(std::int64_t run, const KeyColumn& column, KeyIndex& index)
+    {
+        Statement& stmt = m_keyColumns[static_cast<std::size_t>(&column - m_table.spec.keys.data())];
+        if (!stmt) {
+            const int rc = prepare(stmt, column.chunkColumn, " WHERE run_id = ?1", " ORDER BY chunk_index");
+            if (rc != SQLITE_OK)
+                return rc;
+        }
+        sqlite3_reset(stmt.get());
+        sqlite3_bind_int64(stmt.get(), 1, run);
+        std::int64_t expectedFirst = 0;
+        int step = SQLITE_ROW;
+        while ((step = sqlite3_step(stmt.get())) == SQLITE_ROW) {
+            if (const int header = readHeader(stmt.get(), expectedFirst); header != SQLITE_OK)
+                return header;
+            expectedFirst += static_cast<std::int64_t>(m_records);
+            std::vector<std::int32_t> keys;
+            try {
+                keys = decodeColumn<std::int32_t>(stmt.get(), kFirstChunkColumn, column.chunkColumn, m_records);
+            } catch (const DamagedChunk& e) {
+                return damaged(e.what());
+            }
+            for (std::size_t i = 0; i < keys.size(); ++i)
+                index.emplace_back(keys[i], m_firstRecord + static_cast<std::int64_t>(i));
+        }
+        if (step != SQLITE_DONE)
+            return readError(step);
+        sqlite3_reset(stmt.get());
+        std::sort(index.begin(), index.end());
+        if (column.unique) {
+            const auto twice = std::adjacent_find(index.begin(), index.end(),
+                                                  [](const auto& a, const auto& b) { return a.first == b.first; });
+            if (twice != index.end()) {
+                m_chunk = twice[1].second / kRows;
+                return damaged(std::string(column.chunkColumn) + " " + std::to_string(twice->first) +
+                               " is stored twice (records " + std::to_string(twice[0].second) + " and " +
+                               std::to_string(twice[1].second) + ")");
+            }
+        }
+        return SQLITE_OK;
+    }
+
+    /**
+     * Reads a chunk row's chunk_index, first_record and records (its run is m_runId), and checks that it is the
+     * chunk that starts at record `expectedFirst`.
+     */
+    int readHeader(sqlite3_stmt* row, std::int64_t expectedFirst)
+    {
+        m_chunk = sqlite3_column_int64(row, 1);
+        m_firstRecord = sqlite3_column_int64(row, 2);
+        const std::int64_t records = sqlite3_column_int64(row, 3);
+        m_records = 0;
+        if (m_firstRecord != expectedFirst || records < 0 || records > kRows || m_chunk != m_firstRecord / kRows)
+            return damaged("starts at record " + std::to_string(m_firstRecord) + " with " + std::to_string(records) +
+                           " records, expected a chunk starting at record " + std::to_string(expectedFirst));
+        m_records = static_cast<std::size_t>(records);
+        return SQLITE_OK;
+    }
+
+    int prepare(Statement& out, const char* columns, const char* where, const char* order)
     {
         const TableSpec& spec = m_table.spec;
-        const std::string sql = std::string("SELECT run_id, chunk_index, first_record, records, ") +
-                                spec.chunkColumns + " FROM main." + spec.chunkTable +
-                                (byRun ? " WHERE run_id = ?1" : "") + " ORDER BY run_id, chunk_index";
-        if (sqlite3_prepare_v2(m_table.db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK)
+        const std::string sql = std::string("SELECT run_id, chunk_index, first_record, records, ") + columns +
+                                " FROM main." + spec.chunkTable + where + order;
+        sqlite3_stmt* stmt = nullptr;
+        const int rc = sqlite3_prepare_v2(m_table.db, sql.c_str(), -1, &stmt, nullptr);
+        out.reset(stmt);
+        if (rc == SQLITE_OK)
             return SQLITE_OK;
         const std::string why = sqlite3_errmsg(m_table.db);
-        sqlite3_finalize(stmt);
-        stmt = nullptr;
+        out.reset();
         if (!hasChunkTable())
             return fail(SQLITE_ERROR, std::string(spec.name) + ": this database has no " + spec.chunkTable +
                                           " table; " + spec.name + " reads an Orrery run store of schema version " +
                                           std::to_string(spec.sinceSchemaVersion) + " or later");
-        return fail(SQLITE_ERROR, std::string(spec.name) + ": cannot read " + spec.chunkTable + ": " + why);
+        return fail(rc, std::string(spec.name) + ": cannot read " + spec.chunkTable + ": " + why);
     }
 
     bool hasChunkTable() const
@@ -123,42 +383,10 @@ private:
         return found;
     }
 
-    /** Moves to the next chunk that holds records, checking that it follows the run's previous one. */
-    int nextChunk()
+    int readError(int rc)
     {
-        constexpr auto kRows = static_cast<std::int64_t>(store::kChunkRows);
-        for (;;) {
-            const int rc = sqlite3_step(m_active);
-            if (rc == SQLITE_DONE) {
-                m_eof = true;
-                return SQLITE_OK;
-            }
-            if (rc != SQLITE_ROW)
-                return fail(rc, std::string(m_table.spec.name) + ": reading " + m_table.spec.chunkTable + ": " +
-                                    sqlite3_errmsg(m_table.db));
-            const std::int64_t runId = sqlite3_column_int64(m_active, 0);
-            if (!m_haveRun || runId != m_runId)
-                m_expectedFirst = 0;
-            m_haveRun = true;
-            m_runId = runId;
-            m_chunk = sqlite3_column_int64(m_active, 1);
-            m_firstRecord = sqlite3_column_int64(m_active, 2);
-            const std::int64_t records = sqlite3_column_int64(m_active, 3);
-            if (m_firstRecord != m_expectedFirst || records < 0 || records > kRows || m_chunk != m_firstRecord / kRows)
-                return damaged("starts at record " + std::to_string(m_firstRecord) + " with " +
-                               std::to_string(records) + " records, expected a chunk starting at record " +
-                               std::to_string(m_expectedFirst));
-            m_expectedFirst += records;
-            m_records = static_cast<std::size_t>(records);
-            m_record = 0;
-            try {
-                m_decoder->load(m_active, m_records);
-            } catch (const DamagedChunk& e) {
-                return damaged(e.what());
-            }
-            if (m_records > 0)
-                return SQLITE_OK;
-        }
+        return fail(rc, std::string(m_table.spec.name) + ": reading " + m_table.spec.chunkTable + ": " +
+                            sqlite3_errmsg(m_table.db));
     }
 
     int damaged(const std::string& problem)
@@ -177,11 +405,14 @@ private:
     }
 
     VTab& m_table;
-    std::unique_ptr<ChunkDecoder> m_decoder;
-    sqlite3_stmt* m_byRun = nullptr;   // prepared on first use, kept for the next xFilter (one per run in a join)
-    sqlite3_stmt* m_allRuns = nullptr;
-    sqlite3_stmt* m_active = nullptr;
+    std::unique_ptr<ChunkDecoder> m_scanDecoder;
+    const ChunkDecoder* m_current = nullptr; // the scan decoder, or a cached chunk's
+    // Prepared on first use and kept for the next xFilter: a join filters once per outer row.
+    Statement m_allRuns, m_byRun, m_chunkRow;
+    std::array<Statement, kMaxKeys> m_keyColumns;
+    sqlite3_stmt* m_active = nullptr; // the scan statement stepping now
     bool m_eof = true;
+    bool m_lookup = false; // walking the hits of a lookup rather than a scan
     bool m_haveRun = false;
     std::int64_t m_runId = 0;
     std::int64_t m_chunk = 0;
@@ -189,6 +420,14 @@ private:
     std::int64_t m_expectedFirst = 0;
     std::size_t m_records = 0;
     std::size_t m_record = 0;
+    // Lookups: the run whose chunks and key indices are kept, and the hits of the current lookup.
+    bool m_cacheValid = false;
+    std::int64_t m_cachedRun = 0;
+    std::map<std::int64_t, CachedChunk> m_chunks;
+    std::array<std::optional<KeyIndex>, kMaxKeys> m_keyIndex;
+    KeyIndex::value_type m_recordIndexHit;
+    const KeyIndex::value_type* m_hit = nullptr;
+    const KeyIndex::value_type* m_hitEnd = nullptr;
 };
 
 VTab& vtabOf(sqlite3_vtab* vtab)
@@ -255,12 +494,21 @@ bool consumesOrderBy(const sqlite3_index_info& info, const TableSpec& spec, bool
 
 int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
 {
+    const TableSpec& spec = vtabOf(vtab).spec;
     int runConstraint = -1;
+    int keyConstraint = -1;
+    std::size_t key = kMaxKeys;
     for (int i = 0; i < info->nConstraint; ++i) {
         const auto& c = info->aConstraint[i];
-        if (c.usable && c.iColumn == 0 && c.op == SQLITE_INDEX_CONSTRAINT_EQ) {
+        if (!c.usable || c.op != SQLITE_INDEX_CONSTRAINT_EQ)
+            continue;
+        if (c.iColumn == 0 && runConstraint < 0)
             runConstraint = i;
-            break;
+        for (std::size_t k = 0; k < key; ++k) {
+            if (spec.keys[k].column >= 0 && c.iColumn == spec.keys[k].column) {
+                keyConstraint = i;
+                key = k; // keys are listed best first
+            }
         }
     }
     if (runConstraint >= 0) {
@@ -269,13 +517,21 @@ int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
         info->idxNum = kByRun;
         info->estimatedCost = kOneRunRows;
         info->estimatedRows = static_cast<sqlite3_int64>(kOneRunRows);
+        if (keyConstraint >= 0) {
+            // Not omitted: a value that is no exact integer is left for SQLite to compare (xFilter scans the run).
+            info->aConstraintUsage[keyConstraint].argvIndex = 2;
+            info->idxNum |= static_cast<int>(key + 1) << 1;
+            info->estimatedCost = spec.keys[key].unique ? kUniqueKeyCost : kKeyRows;
+            info->estimatedRows = spec.keys[key].unique ? 1 : static_cast<sqlite3_int64>(kKeyRows);
+        }
     } else {
         info->idxNum = 0;
         info->estimatedCost = kAllRunsRows;
         info->estimatedRows = static_cast<sqlite3_int64>(kAllRunsRows);
     }
-    // SQLite itself drops orderByConsumed when run_id comes from an IN list, whose values it may visit in any order.
-    info->orderByConsumed = consumesOrderBy(*info, vtabOf(vtab).spec, runConstraint >= 0) ? 1 : 0;
+    // Lookups yield a run's records in record order too. SQLite itself drops orderByConsumed when run_id comes from
+    // an IN list, whose values it may visit in any order.
+    info->orderByConsumed = consumesOrderBy(*info, spec, runConstraint >= 0) ? 1 : 0;
     return SQLITE_OK;
 }
 
@@ -295,10 +551,7 @@ int close(sqlite3_vtab_cursor* cursor)
 
 int filter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqlite3_value** argv)
 {
-    return guarded(cursor->pVtab, [&] {
-        const bool byRun = (idxNum & kByRun) != 0 && argc >= 1;
-        return cursorOf(cursor).filter(byRun, byRun ? argv[0] : nullptr);
-    });
+    return guarded(cursor->pVtab, [&] { return cursorOf(cursor).filter(idxNum, argc, argv); });
 }
 
 int next(sqlite3_vtab_cursor* cursor)

@@ -21,11 +21,21 @@ public:
     void result(sqlite3_context* ctx, std::size_t i, int column) const override
     {
         switch (column) {
-        case SimTimeS: sqlite3_result_double(ctx, m_simTime[i]); break;
-        case WallS: sqlite3_result_double(ctx, m_wall[i]); break;
-        case Queued: sqlite3_result_int(ctx, m_queued[i]); break;
-        case Running: sqlite3_result_int(ctx, m_running[i]); break;
-        default: sqlite3_result_null(ctx); break;
+        case SimTimeS:
+            sqlite3_result_double(ctx, m_simTime[i]);
+            break;
+        case WallS:
+            sqlite3_result_double(ctx, m_wall[i]);
+            break;
+        case Queued:
+            sqlite3_result_int(ctx, m_queued[i]);
+            break;
+        case Running:
+            sqlite3_result_int(ctx, m_running[i]);
+            break;
+        default:
+            sqlite3_result_null(ctx);
+            break;
         }
     }
 
@@ -46,6 +56,7 @@ const TableSpec& decisionsTable()
         "running INTEGER)",
         "sim_time_s, wall_s, queued, running",
         DecisionIndex,
+        {{{DecisionIndex, nullptr, true}}},
         [] { return std::unique_ptr<ChunkDecoder>(new DecisionDecoder); },
     };
     return spec;

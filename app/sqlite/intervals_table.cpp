@@ -21,11 +21,21 @@ public:
     void result(sqlite3_context* ctx, std::size_t i, int column) const override
     {
         switch (column) {
-        case JobIndex: sqlite3_result_int(ctx, m_job[i]); break;
-        case Gpu: sqlite3_result_int(ctx, m_gpu[i]); break;
-        case StartS: sqlite3_result_double(ctx, m_start[i]); break;
-        case EndS: sqlite3_result_double(ctx, m_end[i]); break;
-        default: sqlite3_result_null(ctx); break;
+        case JobIndex:
+            sqlite3_result_int(ctx, m_job[i]);
+            break;
+        case Gpu:
+            sqlite3_result_int(ctx, m_gpu[i]);
+            break;
+        case StartS:
+            sqlite3_result_double(ctx, m_start[i]);
+            break;
+        case EndS:
+            sqlite3_result_double(ctx, m_end[i]);
+            break;
+        default:
+            sqlite3_result_null(ctx);
+            break;
         }
     }
 
@@ -46,6 +56,7 @@ const TableSpec& intervalsTable()
         "end_s REAL)",
         "job_index, gpu, start_s, end_s",
         IntervalIndex,
+        {{{IntervalIndex, nullptr, true}, {JobIndex, "job_index", false}, {Gpu, "gpu", false}}},
         [] { return std::unique_ptr<ChunkDecoder>(new IntervalDecoder); },
     };
     return spec;

@@ -51,6 +51,11 @@ public:
             throw DamagedChunk("column labels does not end with a NUL byte");
         m_labels = std::move(*labels);
         m_jobIndex = decodeColumn<std::int32_t>(row, c++, "job_index", records);
+        for (std::size_t i = 0; i < records; ++i) {
+            if (m_jobIndex[i] < 0 || m_jobIndex[i] >= store::kMaxJobIndex)
+                throw DamagedChunk("record " + std::to_string(i) + ": job_index " + std::to_string(m_jobIndex[i]) +
+                                   " is out of range");
+        }
         m_jobId = labelColumn(row, c++, "job_id", records);
         m_model = labelColumn(row, c++, "model", records);
         m_user = labelColumn(row, c++, "user", records);
@@ -71,25 +76,63 @@ public:
     void result(sqlite3_context* ctx, std::size_t i, int column) const override
     {
         switch (column) {
-        case JobIndex: sqlite3_result_int(ctx, m_jobIndex[i]); break;
-        case JobId: resultLabel(ctx, m_jobId[i]); break;
-        case Model: resultLabel(ctx, m_model[i]); break;
-        case User: resultLabel(ctx, m_user[i]); break;
-        case ArrivalS: sqlite3_result_double(ctx, m_arrival[i]); break;
-        case StartS: resultTime(ctx, m_start[i]); break;
-        case EndS: resultTime(ctx, m_end[i]); break;
-        case Gpus: sqlite3_result_int(ctx, m_gpus[i]); break;
-        case GpuType: resultLabel(ctx, m_gpuType[i]); break;
-        case Restarts: sqlite3_result_int(ctx, m_restarts[i]); break;
-        case GpuSeconds: sqlite3_result_double(ctx, m_gpuSeconds[i]); break;
-        case CostUsd: sqlite3_result_double(ctx, m_cost[i]); break;
-        case IdealS: sqlite3_result_double(ctx, m_ideal[i]); break;
-        case Nodes: sqlite3_result_int(ctx, m_nodes[i]); break;
-        case Demand: sqlite3_result_int(ctx, m_demand[i]); break;
-        case ExcludedFromAverage: sqlite3_result_int(ctx, m_excluded[i]); break;
-        case QueueS: resultTime(ctx, m_start[i] - m_arrival[i]); break; // NaN stays NaN, so NULL
-        case JctS: resultTime(ctx, m_end[i] - m_arrival[i]); break;
-        default: sqlite3_result_null(ctx); break;
+        case JobIndex:
+            sqlite3_result_int(ctx, m_jobIndex[i]);
+            break;
+        case JobId:
+            resultLabel(ctx, m_jobId[i]);
+            break;
+        case Model:
+            resultLabel(ctx, m_model[i]);
+            break;
+        case User:
+            resultLabel(ctx, m_user[i]);
+            break;
+        case ArrivalS:
+            sqlite3_result_double(ctx, m_arrival[i]);
+            break;
+        case StartS:
+            resultTime(ctx, m_start[i]);
+            break;
+        case EndS:
+            resultTime(ctx, m_end[i]);
+            break;
+        case Gpus:
+            sqlite3_result_int(ctx, m_gpus[i]);
+            break;
+        case GpuType:
+            resultLabel(ctx, m_gpuType[i]);
+            break;
+        case Restarts:
+            sqlite3_result_int(ctx, m_restarts[i]);
+            break;
+        case GpuSeconds:
+            sqlite3_result_double(ctx, m_gpuSeconds[i]);
+            break;
+        case CostUsd:
+            sqlite3_result_double(ctx, m_cost[i]);
+            break;
+        case IdealS:
+            sqlite3_result_double(ctx, m_ideal[i]);
+            break;
+        case Nodes:
+            sqlite3_result_int(ctx, m_nodes[i]);
+            break;
+        case Demand:
+            sqlite3_result_int(ctx, m_demand[i]);
+            break;
+        case ExcludedFromAverage:
+            sqlite3_result_int(ctx, m_excluded[i]);
+            break;
+        case QueueS:
+            resultTime(ctx, m_start[i] - m_arrival[i]);
+            break; // NaN stays NaN, so NULL
+        case JctS:
+            resultTime(ctx, m_end[i] - m_arrival[i]);
+            break;
+        default:
+            sqlite3_result_null(ctx);
+            break;
         }
     }
 
@@ -100,8 +143,8 @@ private:
         auto indices = decodeColumn<std::int32_t>(row, column, name, records);
         for (std::size_t i = 0; i < indices.size(); ++i) {
             if (indices[i] < 0 || static_cast<std::size_t>(indices[i]) >= m_labels.size())
-                throw DamagedChunk("column " + std::string(name) + " of record " + std::to_string(i) +
-                                   " is label " + std::to_string(indices[i]) + ", but the chunk has " +
+                throw DamagedChunk("column " + std::string(name) + " of record " + std::to_string(i) + " is label " +
+                                   std::to_string(indices[i]) + ", but the chunk has " +
                                    std::to_string(m_labels.size()) + " labels");
         }
         return indices;
@@ -135,6 +178,7 @@ const TableSpec& jobsTable()
         "labels, job_index, job_id, model, user, gpu_type, arrival_s, start_s, end_s, gpus, restarts, nodes, demand, "
         "excluded_from_average, gpu_seconds, cost_usd, ideal_s",
         -1, // records are in the order jobs finished; job_index is a column of its own
+        {{{JobIndex, "job_index", true}}},
         [] { return std::unique_ptr<ChunkDecoder>(new JobDecoder); },
     };
     return spec;

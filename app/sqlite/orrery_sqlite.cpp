@@ -14,12 +14,16 @@ namespace {
 int registerTables(sqlite3* db, char** error, const sqlite3_api_routines* api)
 {
     SQLITE_EXTENSION_INIT2(api);
+    // sqlite3_index_info::estimatedRows, which the tables set, came with SQLite 3.8.2.
+    if (sqlite3_libversion_number() < 3008002) {
+        *error = sqlite3_mprintf("orrery_sqlite needs SQLite 3.8.2 or later, this is %s", sqlite3_libversion());
+        return SQLITE_ERROR;
+    }
     using namespace orrery::sqlext;
     const std::array specs{&jobsTable(), &intervalsTable(), &utilizationTable(), &decisionsTable()};
     for (const TableSpec* spec : specs) {
         if (const int rc = registerChunkTable(db, *spec); rc != SQLITE_OK) {
-            *error = sqlite3_mprintf("orrery_sqlite: cannot register the %s table: %s", spec->name,
-                                     sqlite3_errstr(rc));
+            *error = sqlite3_mprintf("orrery_sqlite: cannot register the %s table: %s", spec->name, sqlite3_errstr(rc));
             return rc;
         }
     }

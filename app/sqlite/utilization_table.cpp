@@ -29,8 +29,12 @@ public:
     void result(sqlite3_context* ctx, std::size_t i, int column) const override
     {
         switch (column) {
-        case TimeS: sqlite3_result_double(ctx, m_time[i]); break;
-        case BusyGpus: sqlite3_result_int(ctx, m_busy[i]); break;
+        case TimeS:
+            sqlite3_result_double(ctx, m_time[i]);
+            break;
+        case BusyGpus:
+            sqlite3_result_int(ctx, m_busy[i]);
+            break;
         case BusyByType: {
             // JSON array in run_gpu_types order, as the plain table of schema versions 1-2 held it: [3,0]
             std::string json = "[";
@@ -45,7 +49,9 @@ public:
             sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()), SQLITE_TRANSIENT);
             break;
         }
-        default: sqlite3_result_null(ctx); break;
+        default:
+            sqlite3_result_null(ctx);
+            break;
         }
     }
 
@@ -66,6 +72,7 @@ const TableSpec& utilizationTable()
         "CREATE TABLE x(run_id INTEGER, sample_index INTEGER, time_s REAL, busy_gpus INTEGER, busy_by_type TEXT)",
         "gpu_types, time_s, busy_gpus, busy_by_type",
         SampleIndex,
+        {{{SampleIndex, nullptr, true}}},
         [] { return std::unique_ptr<ChunkDecoder>(new UtilizationDecoder); },
     };
     return spec;
