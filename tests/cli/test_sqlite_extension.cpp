@@ -1,0 +1,857 @@
+#include "test_support.h"
+
+#include "io/scenario.h"
+#include "sim/run_policies.h"
+#include "store/chunk_layout.h"
+#include "store/run_store.h"
+
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+using namespace orrery;
+
+namespace {
+
+/** One SQL value as sqlite3_column_* gives it. */
+using Value = std::variant<std::monostate, std::int64_t, double, std::string>;
+using Row = std::vector<Value>;
+
+struct QueryResult
+{
+    std::vector<Row> rows;
+    int code = SQLITE_OK;
+    std::string error; ///< empty when the query succeeded
+};
+
+/** A plain SQLite connection, as the sqlite3 shell or a C program would open one. */
+class Db
+{
+public:
+    explicit Db(const std::string& path, int flags = SQLITE_OPEN_READWRITE)
+    {
+        if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK)
+            throw std::runtime_error("cannot open " + path + ": " + sqlite3_errmsg(m_db));
+    }
+    ~Db() { sqlite3_close(m_db); }
+    Db(const Db&) = delete;
+    Db& operator=(const Db&) = delete;
+
+    /** Loads the built extension; `entryPoint` null lets SQLite derive it from the file name. */
+    std::string load(const char* entryPoint = nullptr)
+    {
+        sqlite3_enable_load_extension(m_db, 1);
+        char* error = nullptr;
+        const int rc = sqlite3_load_extension(m_db, ORRERY_SQLITE_MODULE, entryPoint, &error);
+        std::string message = rc == SQLITE_OK ? "" : (error ? error : "failed");
+        sqlite3_free(error);
+        return message;
+    }
+
+    QueryResult query(const std::string& sql, const std::vector<Value>& binds = {})
+    {
+        QueryResult out;
+        sqlite3_stmt* stmt = nullptr;
+        out.code = sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr);
+        if (out.code != SQLITE_OK) {
+            out.error = sqlite3_errmsg(m_db);
+            return out;
+        }
+        for (std::size_t i = 0; i < binds.size(); ++i) {
+            const int at = static_cast<int>(i) + 1;
+            if (const auto* v = std::get_if<std::int64_t>(&binds[i]))
+                sqlite3_bind_int64(stmt, at, *v);
+            else if (const auto* d = std::get_if<double>(&binds[i]))
+                sqlite3_bind_double(stmt, at, *d);
+            else if (const auto* s = std::get_if<std::string>(&binds[i]))
+                sqlite3_bind_text(stmt, at, s->c_str(), static_cast<int>(s->size()), SQLITE_TRANSIENT);
+        }
+        int rc;
+        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+            Row row;
+            for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
+                switch (sqlite3_column_type(stmt, c)) {
+                case SQLITE_INTEGER:
+                    row.emplace_back(std::int64_t{sqlite3_column_int64(stmt, c)});
+                    break;
+                case SQLITE_FLOAT:
+                    row.emplace_back(sqlite3_column_double(stmt, c));
+                    break;
+                case SQLITE_TEXT:
+                    row.emplace_back(std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, c)),
+                                                 static_cast<std::size_t>(sqlite3_column_bytes(stmt, c))));
+                    break;
+                case SQLITE_BLOB:
+                    row.emplace_back(std::string("<blob>"));
+                    break;
+                default:
+                    row.emplace_back(std::monostate{});
+                    break;
+                }
+            }
+            out.rows.push_back(std::move(row));
+        }
+        if (rc != SQLITE_DONE) {
+            out.code = rc;
+            out.error = sqlite3_errmsg(m_db);
+        }
+        sqlite3_finalize(stmt);
+        return out;
+    }
+
+    /** The rows of a query that must succeed. */
+    std::vector<Row> rows(const std::string& sql, const std::vector<Value>& binds = {})
+    {
+        QueryResult r = query(sql, binds);
+        if (!r.error.empty())
+            throw std::runtime_error(sql + ": " + r.error);
+        return std::move(r.rows);
+    }
+
+    std::int64_t integer(const std::string& sql, const std::vector<Value>& binds = {})
+    {
+        const auto r = rows(sql, binds);
+        return std::get<std::int64_t>(r.at(0).at(0));
+    }
+
+    void exec(const std::string& sql)
+    {
+        char* error = nullptr;
+        const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &error);
+        const std::string message = error ? error : "";
+        sqlite3_free(error);
+        if (rc != SQLITE_OK)
+            throw std::runtime_error(sql + ": " + message);
+    }
+
+    sqlite3* handle() { return m_db; }
+
+private:
+    sqlite3* m_db = nullptr;
+};
+
+Value integer(std::int64_t v)
+{
+    return v;
+}
+
+/** A job time as the tables show it: NULL when it did not happen (the store's -1). */
+Value jobTime(double seconds)
+{
+    return seconds < 0 ? Value{} : Value{seconds};
+}
+
+Value text(const std::string& s)
+{
+    return s;
+}
+
+std::string busyJson(const std::vector<int>& byType)
+{
+    std::string out = "[";
+    for (std::size_t t = 0; t < byType.size(); ++t)
+        out += (t ? "," : "") + std::to_string(byType[t]);
+    return out + "]";
+}
+
+Row jobRow(std::int64_t run, std::size_t index, const sim::JobRecord& j)
+{
+    return {integer(run),
+            integer(static_cast<std::int64_t>(index)),
+            text(j.id),
+            text(j.model),
+            text(j.user),
+            j.arrivalS,
+            jobTime(j.startS),
+            jobTime(j.endS),
+            integer(j.gpus),
+            text(j.gpuType),
+            integer(j.restarts),
+            j.gpuSeconds,
+            j.costUsd,
+            j.idealS,
+            integer(j.nodes),
+            integer(j.demand),
+            integer(j.excludedFromAverage ? 1 : 0),
+            j.startS < 0 ? Value{} : Value{j.startS - j.arrivalS},
+            j.endS < 0 ? Value{} : Value{j.endS - j.arrivalS}};
+}
+
+Row intervalRow(std::int64_t run, std::size_t index, const sim::AllocationInterval& iv)
+{
+    return {integer(run), integer(static_cast<std::int64_t>(index)), integer(iv.job), integer(iv.gpu), iv.startS,
+            iv.endS};
+}
+
+Row utilizationRow(std::int64_t run, std::size_t index, const sim::UtilizationSample& u)
+{
+    return {integer(run), integer(static_cast<std::int64_t>(index)), u.timeS, integer(u.busyGpus),
+            text(busyJson(u.busyByType))};
+}
+
+Row decisionRow(std::int64_t run, std::size_t index, const sim::DecisionTiming& d)
+{
+    return {integer(run),      integer(static_cast<std::int64_t>(index)), d.simTimeS, d.wallS, integer(d.queued),
+            integer(d.running)};
+}
+
+/** Readable form of a row for failure messages. */
+std::string show(const Row& row)
+{
+    std::string out = "(";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        if (i)
+            out += ", ";
+        if (std::holds_alternative<std::monostate>(row[i]))
+            out += "NULL";
+        else if (const auto* v = std::get_if<std::int64_t>(&row[i]))
+            out += std::to_string(*v);
+        else if (const auto* d = std::get_if<double>(&row[i]))
+            out += std::to_string(*d);
+        else
+            out += "'" + std::get<std::string>(row[i]) + "'";
+    }
+    return out + ")";
+}
+
+/** Compares two row lists exactly (doubles bit for bit: the tables return the stored values). */
+bool sameRows(const std::vector<Row>& got, const std::vector<Row>& want, std::string& why)
+{
+    if (got.size() != want.size()) {
+        why = "got " + std::to_string(got.size()) + " rows, expected " + std::to_string(want.size());
+        return false;
+    }
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        if (got[i] != want[i]) {
+            why = "row " + std::to_string(i) + ": got " + show(got[i]) + ", expected " + show(want[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+#define COMPARE_ROWS(got, want)                                                                                        \
+    do {                                                                                                               \
+        std::string why_;                                                                                              \
+        QVERIFY2(sameRows(got, want, why_), why_.c_str());                                                             \
+    } while (false)
+
+hardware::GpuLayout twoNodeLayout()
+{
+    hardware::GpuLayout l;
+    l.nodeNames = {"a100-0", "rtx-0"};
+    l.gpuNode = {0, 0, 0, 0, 1, 1};
+    l.gpuTypes = {"a100-40gb-sxm", "a100-40gb-sxm", "a100-40gb-sxm", "a100-40gb-sxm", "rtx2080ti", "rtx2080ti"};
+    return l;
+}
+
+store::RunInfo syntheticInfo(const std::string& policy)
+{
+    store::RunInfo i;
+    i.scenarioName = "synthetic";
+    i.scenarioJson = R"({"name":"synthetic"})";
+    i.policy = policy;
+    i.seed = 11;
+    i.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
+    i.gpusByType = {4, 2};
+    i.priceUsdPerHourByType = {3.67, 0.4};
+    i.layout = twoNodeLayout();
+    return i;
+}
+
+/**
+ * A run with more than one chunk of every record kind: jobs finish in a shuffled order (so job_chunks holds them out
+ * of job_index order), some never start, some never finish, and the labels include quotes and non-ASCII text.
+ */
+sim::RunResult syntheticRun(std::size_t jobs)
+{
+    sim::RunResult r;
+    r.policy = "fifo";
+    r.seed = 11;
+    r.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
+    r.gpusByType = {4, 2};
+    r.priceUsdPerHourByType = {3.67, 0.4};
+    r.gpuType = {0, 0, 0, 0, 1, 1};
+    r.totalGpus = 6;
+    const char* models[] = {"gpt2-124m", "bert-large", "gpt2-350m", "resnet50", "llama-7b"};
+    for (std::size_t i = 0; i < jobs; ++i) {
+        sim::JobRecord j;
+        j.id = i == 3 ? "job \"3\", ünïcödé" : "j" + std::to_string(i);
+        j.model = models[i % 5];
+        j.user = "u" + std::to_string(i % 7);
+        j.arrivalS = static_cast<double>(i) * 10.25;
+        const bool started = i % 50 != 7;
+        const bool finished = started && i % 97 != 5;
+        j.startS = started ? j.arrivalS + static_cast<double>(i % 13) : -1;
+        j.endS = finished ? j.startS + 100.5 + static_cast<double>(i % 17) : -1;
+        j.gpus = started ? 1 << (i % 3) : 0;
+        j.gpuType = !started ? "" : i % 4 == 1 ? "mixed" : i % 2 ? "rtx2080ti" : "a100-40gb-sxm";
+        j.restarts = static_cast<int>(i % 4);
+        j.gpuSeconds = static_cast<double>(i) * 1.5;
+        j.costUsd = static_cast<double>(i) * 0.001;
+        j.idealS = 80.0 + static_cast<double>(i % 7) / 3;
+        j.nodes = started ? 1 + static_cast<int>(i % 2) : 0;
+        j.demand = 1 << (i % 3);
+        j.excludedFromAverage = i % 11 == 0;
+        r.jobs.push_back(j);
+        if (started) {
+            const double end = finished ? j.endS : j.startS + 50;
+            const int gpu = static_cast<int>(i % 6);
+            if (i % 5 == 0) { // preempted once: two stretches
+                r.intervals.push_back({static_cast<int>(i), gpu, j.startS, (j.startS + end) / 2});
+                r.intervals.push_back({static_cast<int>(i), (gpu + 1) % 6, (j.startS + end) / 2, end});
+            } else {
+                r.intervals.push_back({static_cast<int>(i), gpu, j.startS, end});
+            }
+        }
+    }
+    for (std::size_t i = 0; i < jobs / 2 + 700; ++i) {
+        const int a = static_cast<int>(i % 5), b = static_cast<int>(i % 3);
+        r.utilization.push_back({static_cast<double>(i) * 2.5, a + b, {a, b}});
+        r.decisions.push_back({static_cast<double>(i) * 0.5, static_cast<double>(i % 9) * 1e-6 + 1e-7,
+                               static_cast<int>(i % 11), static_cast<int>(i % 13)});
+    }
+    r.makespanS = r.jobs.back().arrivalS + 200;
+    r.wallS = 0.05;
+    return r;
+}
+
+/** Stores `full` through syncs in which jobs finish in a shuffled order; returns the run id. */
+std::int64_t storeIncrementally(store::RunStore& s, const store::RunInfo& info, const sim::RunResult& full)
+{
+    const std::size_t n = full.jobs.size();
+    std::vector<std::size_t> finishRank(n);
+    for (std::size_t i = 0; i < n; ++i)
+        finishRank[i] = i;
+    std::mt19937 rng(5);
+    std::shuffle(finishRank.begin(), finishRank.end(), rng);
+    auto writer = s.beginRun(info);
+    for (const std::size_t cut : {n / 5, n / 2, 3 * n / 4}) {
+        sim::RunResult partial = full;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (finishRank[i] >= cut)
+                partial.jobs[i].endS = -1;
+        }
+        partial.intervals.resize(full.intervals.size() * cut / n);
+        partial.utilization.resize(full.utilization.size() * cut / n);
+        partial.decisions.resize(full.decisions.size() * cut / n);
+        writer.sync(partial);
+    }
+    writer.finish(full, store::RunStatus::Completed);
+    return writer.runId();
+}
+
+std::string readBytes(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string blobOfInt32(const std::vector<std::int32_t>& values)
+{
+    std::string out(values.size() * 4, '\0');
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const auto v = static_cast<std::uint32_t>(values[i]);
+        for (int b = 0; b < 4; ++b)
+            out[i * 4 + static_cast<std::size_t>(b)] = static_cast<char>((v >> (8 * b)) & 0xff);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestSqliteExtension : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::string m_path;
+    std::vector<std::int64_t> m_runs;
+    std::map<std::int64_t, store::StoredRun> m_stored;
+
+    std::string path(const std::string& name) const
+    {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
+
+    /** A copy of the store to damage. */
+    std::string copyOfStore(const std::string& name) const
+    {
+        const std::string p = path(name);
+        std::filesystem::copy_file(m_path, p, std::filesystem::copy_options::overwrite_existing);
+        return p;
+    }
+
+    std::vector<Row> expectedJobs(std::int64_t run) const
+    {
+        std::vector<Row> out;
+        const auto& jobs = m_stored.at(run).result.jobs;
+        for (std::size_t i = 0; i < jobs.size(); ++i)
+            out.push_back(jobRow(run, i, jobs[i]));
+        return out;
+    }
+
+    template <typename Record, typename MakeRow>
+    std::vector<Row> expectedSeries(std::int64_t run, std::vector<Record> sim::RunResult::*series,
+                                    MakeRow makeRow) const
+    {
+        std::vector<Row> out;
+        const auto& records = m_stored.at(run).result.*series;
+        for (std::size_t i = 0; i < records.size(); ++i)
+            out.push_back(makeRow(run, i, records[i]));
+        return out;
+    }
+
+    std::vector<Row> expectedIntervals(std::int64_t run) const
+    {
+        return expectedSeries(run, &sim::RunResult::intervals, intervalRow);
+    }
+    std::vector<Row> expectedUtilization(std::int64_t run) const
+    {
+        return expectedSeries(run, &sim::RunResult::utilization, utilizationRow);
+    }
+    std::vector<Row> expectedDecisions(std::int64_t run) const
+    {
+        return expectedSeries(run, &sim::RunResult::decisions, decisionRow);
+    }
+
+    /** The error of `sql` on a copy of the store damaged by `damage` (SQL with ?1 bound to `blob`). */
+    std::string errorAfterDamage(const std::string& damage, const std::string& sql, const std::string& blob = {})
+    {
+        const std::string p = copyOfStore("damaged.sqlite");
+        Db db(p);
+        if (!blob.empty()) {
+            sqlite3_stmt* stmt = nullptr;
+            if (sqlite3_prepare_v2(db.handle(), damage.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
+                throw std::runtime_error(damage + ": " + sqlite3_errmsg(db.handle()));
+            sqlite3_bind_blob(stmt, 1, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
+            const int rc = sqlite3_step(stmt);
+            sqlite3_finalize(stmt);
+            if (rc != SQLITE_DONE)
+                throw std::runtime_error(damage + ": " + sqlite3_errmsg(db.handle()));
+        } else {
+            db.exec(damage);
+        }
+        if (const auto error = db.load(); !error.empty())
+            throw std::runtime_error(error);
+        const QueryResult r = db.query(sql);
+        if (r.error.empty())
+            return "no error, " + std::to_string(r.rows.size()) + " rows";
+        return r.error;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_path = path("runs.sqlite");
+        {
+            store::RunStore s(m_path);
+            // 1: synthetic, several chunks of everything; 2: a real simulation; 3: a small synthetic run.
+            m_runs.push_back(storeIncrementally(s, syntheticInfo("fifo"), syntheticRun(9000)));
+
+            const io::Scenario scenario = io::defaultScenario();
+            const sim::PreparedWorkload workload = sim::prepareScenario(scenario);
+            store::RunInfo info;
+            info.scenarioName = scenario.name;
+            info.scenarioJson = io::scenarioToJson(scenario).dump();
+            info.policy = "sjf";
+            info.seed = scenario.options.seed;
+            store::setClusterOf(info, workload);
+            const auto runs = sim::runPolicies(workload, {"sjf"}, scenario.options.seed);
+            m_runs.push_back(s.storeRun(info, runs.at(0)));
+
+            auto small = syntheticRun(40);
+            small.policy = "las";
+            m_runs.push_back(s.storeRun(syntheticInfo("las"), small));
+            for (const auto id : m_runs)
+                m_stored.emplace(id, s.loadRun(id));
+        }
+        const auto& big = m_stored.at(m_runs[0]).result;
+        QVERIFY(big.jobs.size() > 2 * store::kChunkRows);
+        QVERIFY(big.intervals.size() > 2 * store::kChunkRows);
+        QVERIFY(big.utilization.size() > store::kChunkRows);
+        QVERIFY(big.decisions.size() > store::kChunkRows);
+        QVERIFY(!m_stored.at(m_runs[1]).result.intervals.empty());
+    }
+
+    void loadsThroughEitherEntryPoint()
+    {
+        for (const char* entry :
+             {static_cast<const char*>(nullptr), "sqlite3_orrerysqlite_init", "sqlite3_extension_init"}) {
+            Db db(m_path, SQLITE_OPEN_READONLY);
+            QCOMPARE(db.load(entry), std::string());
+            QCOMPARE(db.integer("SELECT count(*) FROM decisions WHERE run_id = ?1", {integer(m_runs[2])}),
+                     static_cast<std::int64_t>(m_stored.at(m_runs[2]).result.decisions.size()));
+        }
+    }
+
+    void everyColumnOfEveryRecordOfEachRun()
+    {
+        Db db(m_path, SQLITE_OPEN_READONLY);
+        QCOMPARE(db.load(), std::string());
+        for (const auto run : m_runs) {
+            // Jobs come in the order they were written (as they finished); job_index orders them.
+            COMPARE_ROWS(db.rows("SELECT * FROM jobs WHERE run_id = ?1 ORDER BY job_index", {integer(run)}),
+                         expectedJobs(run));
+            COMPARE_ROWS(db.rows("SELECT * FROM intervals WHERE run_id = ?1", {integer(run)}), expectedIntervals(run));
+            COMPARE_ROWS(db.rows("SELECT * FROM utilization WHERE run_id = ?1", {integer(run)}),
+                         expectedUtilization(run));
+            COMPARE_ROWS(db.rows("SELECT * FROM decisions WHERE run_id = ?1", {integer(run)}), expectedDecisions(run));
+        }
+        // The big run's jobs really are stored out of job_index order.
+        const auto order = db.rows("SELECT job_index FROM jobs WHERE run_id = ?1", {integer(m_runs[0])});
+        QVERIFY(!std::is_sorted(order.begin(), order.end()));
+    }
+
+    void withoutRunIdEveryRunInRunIdOrder()
+    {
+        Db db(m_path, SQLITE_OPEN_READONLY);
+        QCOMPARE(db.load(), std::string());
+        std::vector<Row> intervals, utilization, decisions, jobs;
+        for (const auto run : m_runs) {
+            for (auto& r : expectedIntervals(run))
+                intervals.push_back(std::move(r));
+            for (auto& r : expectedUtilization(run))
+                utilization.push_back(std::move(r));
+            for (auto& r : expectedDecisions(run))
+                decisions.push_back(std::move(r));
+            for (auto& r : expectedJobs(run))
+                jobs.push_back(std::move(r));
+        }
+        COMPARE_ROWS(db.rows("SELECT * FROM intervals"), intervals);
+        COMPARE_ROWS(db.rows("SELECT * FROM utilization"), utilization);
+        COMPARE_ROWS(db.rows("SELECT * FROM decisions"), decisions);
+        COMPARE_ROWS(db.rows("SELECT * FROM jobs ORDER BY run_id, job_index"), jobs);
+        // Column names are those of the old plain tables.
+        QVERIFY(db.query("SELECT run_id, job_index, job_id, model, user, arrival_s, start_s, end_s, gpus, gpu_type, "
+                         "restarts, gpu_seconds, cost_usd, ideal_s, nodes, demand, excluded_from_average, queue_s, "
+                         "jct_s FROM jobs LIMIT 1")
+                    .error.empty());
+    }
+
+    void runIdFilterTakesAnyValueThatEqualsTheId()
+    {
+        Db db(m_path, SQLITE_OPEN_READONLY);
+        QCOMPARE(db.load(), std::string());
+        const auto run = m_runs[1];
+        const auto n = static_cast<std::int64_t>(m_stored.at(run).result.intervals.size());
+        QCOMPARE(db.integer("SELECT count(*) FROM intervals WHERE run_id = ?1", {integer(run)}), n);
+        QCOMPARE(db.integer("SELECT count(*) FROM intervals WHERE run_id = ?1", {static_cast<double>(run)}), n);
+        QCOMPARE(db.integer("SELECT count(*) FROM intervals WHERE run_id = ?1", {text(std::to_string(run))}), n);
+        QCOMPARE(db.integer("SELECT count(*) FROM intervals WHERE run_id = ?1", {run + 0.5}), std::int64_t{0});
+        QCOMPARE(db.integer("SELECT count(*) FROM intervals WHERE run_id = 999"), std::int64_t{0});
+        QCOMPARE(db.integer("SELECT count(*) FROM intervals WHERE run_id = NULL"), std::int64_t{0});
+        QCOMPARE(
+            db.integer("SELECT count(*) FROM jobs WHERE run_id IN (?1, ?2)", {integer(m_runs[2]), integer(run)}),
+            static_cast<std::int64_t>(m_stored.at(run).result.jobs.size() + m_stored.at(m_runs[2]).result.jobs.size()));
+        // The planner is told that run_id = ? reads one run.
+        const auto plan = db.rows("EXPLAIN QUERY PLAN SELECT * FROM jobs WHERE run_id = 2");
+        QCOMPARE(std::get<std::string>(plan.at(0).at(3)), std::string("SCAN jobs VIRTUAL TABLE INDEX 1:"));
+    }
+
+    void lookupsByKeyColumns()
+    {
+        Db db(m_path, SQLITE_OPEN_READONLY);
+        QCOMPARE(db.load(), std::string());
+        const auto run = m_runs[0];
+        const auto jobs = expectedJobs(run);
+        for (const std::int64_t job : {0, 3, 57, 4095, 4096, 5000, 8999}) {
+            const auto at = static_cast<std::size_t>(job);
+            COMPARE_ROWS(db.rows("SELECT * FROM jobs WHERE run_id = ?1 AND job_index = ?2", {integer(run), job}),
+                         std::vector<Row>{jobs[at]});
+            // A value that is no exact integer goes through SQLite's own comparison.
+            COMPARE_ROWS(db.rows("SELECT * FROM jobs WHERE run_id = ?1 AND job_index = ?2",
+                                 {integer(run), text(std::to_string(job))}),
+                         std::vector<Row>{jobs[at]});
+            COMPARE_ROWS(db.rows("SELECT * FROM jobs WHERE run_id = ?1 AND job_index = ?2",
+                                 {integer(run), static_cast<double>(job)}),
+                         std::vector<Row>{jobs[at]});
+        }
+        for (const Value& missing : {Value{std::int64_t{-1}}, Value{std::int64_t{9000}}, Value{0.5}, Value{text("x")}})
+            QVERIFY(
+                db.rows("SELECT * FROM jobs WHERE run_id = ?1 AND job_index = ?2", {integer(run), missing}).empty());
+
+        const auto intervals = expectedIntervals(run);
+        for (const std::int64_t i : {std::int64_t{0}, std::int64_t{4095}, std::int64_t{4096}, std::int64_t{8191},
+                                     std::int64_t{8192}, static_cast<std::int64_t>(intervals.size()) - 1})
+            COMPARE_ROWS(
+                db.rows("SELECT * FROM intervals WHERE run_id = ?1 AND interval_index = ?2", {integer(run), i}),
+                std::vector<Row>{intervals[static_cast<std::size_t>(i)]});
+        QVERIFY(db.rows("SELECT * FROM intervals WHERE run_id = ?1 AND interval_index = ?2",
+                        {integer(run), static_cast<std::int64_t>(intervals.size())})
+                    .empty());
+        // Non-unique keys: every record with the value, in record order.
+        for (const int gpu : {0, 5}) {
+            std::vector<Row> want;
+            for (const auto& r : intervals) {
+                if (std::get<std::int64_t>(r[3]) == gpu)
+                    want.push_back(r);
+            }
+            COMPARE_ROWS(
+                db.rows("SELECT * FROM intervals WHERE run_id = ?1 AND gpu = ?2", {integer(run), integer(gpu)}), want);
+        }
+        std::vector<Row> ofJob5;
+        for (const auto& r : intervals) {
+            if (std::get<std::int64_t>(r[2]) == 5)
+                ofJob5.push_back(r);
+        }
+        QCOMPARE(ofJob5.size(), std::size_t{2});
+        COMPARE_ROWS(db.rows("SELECT * FROM intervals WHERE run_id = ?1 AND job_index = 5", {integer(run)}), ofJob5);
+
+        const auto decisions = expectedDecisions(run);
+        COMPARE_ROWS(db.rows("SELECT * FROM decisions WHERE run_id = ?1 AND decision_index = 4100", {integer(run)}),
+                     std::vector<Row>{decisions.at(4100)});
+        const auto samples = expectedUtilization(run);
+        COMPARE_ROWS(db.rows("SELECT * FROM utilization WHERE run_id = ?1 AND sample_index = 4097", {integer(run)}),
+                     std::vector<Row>{samples.at(4097)});
+    }
+
+    void joinsWithRunsAndBetweenTables()
+    {
+        Db db(m_path, SQLITE_OPEN_READONLY);
+        QCOMPARE(db.load(), std::string());
+        // The query of the old plain table, unchanged.
+        const auto byPolicy = db.rows("SELECT r.policy, avg(j.jct_s), count(j.jct_s), count(*) FROM jobs j "
+                                      "JOIN runs r ON r.id = j.run_id GROUP BY r.policy ORDER BY r.policy");
+        QCOMPARE(byPolicy.size(), std::size_t{3});
+        std::map<std::string, std::int64_t> runOf;
+        for (const auto& [id, stored] : m_stored)
+            runOf[stored.record.policy] = id;
+        for (const auto& row : byPolicy) {
+            const auto& jobs = m_stored.at(runOf.at(std::get<std::string>(row[0]))).result.jobs;
+            double sum = 0;
+            std::int64_t finished = 0;
+            for (const auto& j : jobs) {
+                if (j.endS >= 0) {
+                    sum += j.jctS();
+                    ++finished;
+                }
+            }
+            QCOMPARE(std::get<std::int64_t>(row[2]), finished);
+            QCOMPARE(std::get<std::int64_t>(row[3]), static_cast<std::int64_t>(jobs.size()));
+            const double avg = std::get<double>(row[1]);
+            QVERIFY2(std::abs(avg - sum / static_cast<double>(finished)) <= 1e-9 * std::abs(avg),
+                     std::get<std::string>(row[0]).c_str());
+        }
+        // Joined with runs, each run's chunks are read through its run_id, not scanned once per run.
+        const auto plan = db.rows("EXPLAIN QUERY PLAN SELECT r.policy, avg(j.jct_s) FROM jobs j JOIN runs r "
+                                  "ON r.id = j.run_id GROUP BY r.policy");
+        bool lookup = false;
+        for (const auto& step : plan)
+            lookup = lookup || std::get<std::string>(step.at(3)) == "SCAN j VIRTUAL TABLE INDEX 1:";
+        QVERIFY(lookup);
+
+        // Intervals with their job (a lookup by run_id and job_index) and their GPU's node.
+        for (const auto run : m_runs) {
+            const auto& r = m_stored.at(run);
+            std::map<std::string, double> gpuSecondsByModel;
+            for (const auto& iv : r.result.intervals)
+                gpuSecondsByModel[r.result.jobs.at(static_cast<std::size_t>(iv.job)).model] += iv.endS - iv.startS;
+            const auto got = db.rows(
+                "SELECT j.model, sum(i.end_s - i.start_s) FROM intervals i JOIN jobs j USING (run_id, job_index) "
+                "WHERE i.run_id = ?1 GROUP BY j.model ORDER BY j.model",
+                {integer(run)});
+            QCOMPARE(got.size(), gpuSecondsByModel.size());
+            for (const auto& row : got) {
+                const double want = gpuSecondsByModel.at(std::get<std::string>(row[0]));
+                QVERIFY(std::abs(std::get<double>(row[1]) - want) <= 1e-9 * want);
+            }
+            std::map<std::string, std::int64_t> intervalsByNode;
+            for (const auto& iv : r.result.intervals)
+                ++intervalsByNode[r.layout.nodeNames.at(
+                    static_cast<std::size_t>(r.layout.gpuNode.at(static_cast<std::size_t>(iv.gpu))))];
+            const auto nodes = db.rows("SELECT g.node, count(*) FROM intervals i JOIN gpus g USING (run_id, gpu) "
+                                       "WHERE g.run_id = ?1 GROUP BY g.node ORDER BY g.node",
+                                       {integer(run)});
+            QCOMPARE(nodes.size(), intervalsByNode.size());
+            for (const auto& row : nodes)
+                QCOMPARE(std::get<std::int64_t>(row[1]), intervalsByNode.at(std::get<std::string>(row[0])));
+        }
+        // All runs at once, joined both ways round.
+        std::int64_t all = 0;
+        for (const auto& [id, stored] : m_stored)
+            all += static_cast<std::int64_t>(stored.result.intervals.size());
+        QCOMPARE(db.integer("SELECT count(*) FROM intervals i JOIN jobs j USING (run_id, job_index)"), all);
+        QCOMPARE(db.integer("SELECT count(*) FROM jobs j JOIN intervals i USING (run_id, job_index)"), all);
+        QCOMPARE(db.integer("SELECT count(*) FROM gpus g JOIN intervals i USING (run_id, gpu)"), all);
+    }
+
+    void orderByIsRightWhetherOrNotTheScanGivesIt()
+    {
+        Db db(m_path, SQLITE_OPEN_READONLY);
+        QCOMPARE(db.load(), std::string());
+        const auto run = m_runs[0];
+        const auto n = static_cast<std::int64_t>(m_stored.at(run).result.decisions.size());
+        const auto up =
+            db.rows("SELECT decision_index FROM decisions WHERE run_id = ?1 ORDER BY decision_index", {integer(run)});
+        const auto down = db.rows("SELECT decision_index FROM decisions WHERE run_id = ?1 ORDER BY decision_index DESC",
+                                  {integer(run)});
+        QCOMPARE(static_cast<std::int64_t>(up.size()), n);
+        for (std::int64_t i = 0; i < n; ++i) {
+            QCOMPARE(std::get<std::int64_t>(up[static_cast<std::size_t>(i)][0]), i);
+            QCOMPARE(std::get<std::int64_t>(down[static_cast<std::size_t>(i)][0]), n - 1 - i);
+        }
+        // Runs from an IN list, in ORDER BY order whatever the list's.
+        const auto both = db.rows("SELECT run_id, sample_index FROM utilization WHERE run_id IN (?1, ?2) "
+                                  "ORDER BY run_id, sample_index",
+                                  {integer(m_runs[2]), integer(m_runs[0])});
+        QVERIFY(std::is_sorted(both.begin(), both.end()));
+        QCOMPARE(both.size(),
+                 m_stored.at(m_runs[0]).result.utilization.size() + m_stored.at(m_runs[2]).result.utilization.size());
+    }
+
+    void damagedChunksGiveAnErrorNamingTableRunAndChunk()
+    {
+        const std::string run = std::to_string(m_runs[0]);
+        const std::string where = " WHERE run_id = " + run + " AND chunk_index = 1";
+        struct Case
+        {
+            std::string damage, query, blob, expected;
+        };
+        const std::vector<Case> cases = {
+            {"UPDATE job_chunks SET end_s = zeroblob(7)" + where,
+             "SELECT * FROM jobs",
+             {},
+             "jobs: run " + run + " chunk 1 of job_chunks is damaged: column end_s holds 7 bytes, expected 32768"},
+            {"UPDATE job_chunks SET labels = CAST('abc' AS BLOB)" + where,
+             "SELECT count(*) FROM jobs",
+             {},
+             "jobs: run " + run + " chunk 1 of job_chunks is damaged: column labels does not end with a NUL byte"},
+            {"UPDATE job_chunks SET model = ?1" + where, "SELECT job_id FROM jobs WHERE run_id = " + run,
+             blobOfInt32(std::vector<std::int32_t>(store::kChunkRows, 100000)),
+             "jobs: run " + run +
+                 " chunk 1 of job_chunks is damaged: column model of record 0 is label 100000, but "
+                 "the chunk has "},
+            {"UPDATE job_chunks SET gpu_type = ?1" + where, "SELECT * FROM jobs WHERE run_id = " + run,
+             blobOfInt32(std::vector<std::int32_t>(store::kChunkRows, -1)),
+             "jobs: run " + run + " chunk 1 of job_chunks is damaged: column gpu_type of record 0 is label -1"},
+            {"UPDATE job_chunks SET job_index = ?1" + where,
+             "SELECT * FROM jobs WHERE run_id = " + run + " AND job_index = 1",
+             blobOfInt32(std::vector<std::int32_t>(store::kChunkRows, 1)),
+             "jobs: run " + run + " chunk 1 of job_chunks is damaged: job_index 1 is stored twice"},
+            {"UPDATE job_chunks SET job_index = ?1" + where, "SELECT * FROM jobs",
+             blobOfInt32(std::vector<std::int32_t>(store::kChunkRows, -5)),
+             "jobs: run " + run + " chunk 1 of job_chunks is damaged: record 0: job_index -5 is out of range"},
+            {"UPDATE job_chunks SET records = 5000" + where,
+             "SELECT * FROM jobs",
+             {},
+             "jobs: run " + run + " chunk 1 of job_chunks is damaged: starts at record 4096 with 5000 records"},
+            {"UPDATE job_chunks SET records = -1" + where,
+             "SELECT * FROM jobs WHERE run_id = " + run + " AND job_index = 7",
+             {},
+             "jobs: run " + run + " chunk 1 of job_chunks is damaged: starts at record 4096 with -1 records"},
+            {"DELETE FROM interval_chunks" + where,
+             "SELECT * FROM intervals",
+             {},
+             "intervals: run " + run + " chunk 2 of interval_chunks is damaged: starts at record 8192 with " +
+                 std::to_string(m_stored.at(m_runs[0]).result.intervals.size() - 8192) +
+                 " records, expected a chunk starting at record 4096"},
+            {"UPDATE interval_chunks SET first_record = 4095" + where,
+             "SELECT * FROM intervals WHERE run_id = " + run + " AND interval_index = 5000",
+             {},
+             "intervals: run " + run + " chunk 1 of interval_chunks is damaged: starts at record 4095"},
+            {"UPDATE interval_chunks SET gpu = zeroblob(16384 + 4)" + where,
+             "SELECT * FROM gpus g JOIN intervals i USING (run_id, gpu)",
+             {},
+             "intervals: run " + run +
+                 " chunk 1 of interval_chunks is damaged: column gpu holds 16388 bytes, "
+                 "expected 16384"},
+            {"UPDATE utilization_chunks SET gpu_types = -1" + where,
+             "SELECT * FROM utilization",
+             {},
+             "utilization: run " + run + " chunk 1 of utilization_chunks is damaged: gpu_types is -1"},
+            {"UPDATE utilization_chunks SET gpu_types = 3" + where,
+             "SELECT busy_by_type FROM utilization",
+             {},
+             "utilization: run " + run + " chunk 1 of utilization_chunks is damaged: column busy_by_type holds"},
+            {"UPDATE utilization_chunks SET gpu_types = 4611686018427387904" + where,
+             "SELECT * FROM utilization",
+             {},
+             "utilization: run " + run + " chunk 1 of utilization_chunks is damaged: gpu_types is 4611686018427387904"},
+            {"UPDATE decision_chunks SET running = zeroblob(0)" + where,
+             "SELECT sum(running) FROM decisions",
+             {},
+             "decisions: run " + run + " chunk 1 of decision_chunks is damaged: column running holds 0 bytes"},
+            {"UPDATE decision_chunks SET records = 4611686018427387904" + where,
+             "SELECT count(*) FROM decisions",
+             {},
+             "decisions: run " + run +
+                 " chunk 1 of decision_chunks is damaged: starts at record 4096 with "
+                 "4611686018427387904 records"},
+        };
+        for (const auto& c : cases) {
+            const std::string error = errorAfterDamage(c.damage, c.query, c.blob);
+            QVERIFY2(error.rfind(c.expected, 0) == 0, (c.damage + "\n  gave: " + error).c_str());
+        }
+    }
+
+    void otherDatabasesGiveAnErrorSayingWhatIsMissing()
+    {
+        const std::string p = path("not-orrery.sqlite");
+        {
+            Db db(p, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+            db.exec("CREATE TABLE interval_chunks (run_id INTEGER, chunk_index INTEGER)");
+        }
+        Db db(p, SQLITE_OPEN_READONLY);
+        QCOMPARE(db.load(), std::string());
+        for (const auto& [table, version] :
+             std::vector<std::pair<std::string, int>>{{"jobs", 4}, {"utilization", 3}, {"decisions", 3}}) {
+            const auto chunks = table == "jobs"          ? "job_chunks"
+                                : table == "utilization" ? "utilization_chunks"
+                                                         : "decision_chunks";
+            for (const std::string where : {"", " WHERE run_id = 1", " WHERE run_id = 1 AND rowid = 2"}) {
+                const auto r = db.query("SELECT * FROM " + table + where);
+                QCOMPARE(r.error, table + ": this database has no " + chunks + " table; " + table +
+                                      " reads an Orrery run store of schema version " + std::to_string(version) +
+                                      " or later");
+            }
+        }
+        // A table of that name without the chunk columns: SQLite's own message, after the table's name.
+        const auto r = db.query("SELECT * FROM intervals");
+        QVERIFY2(r.error.rfind("intervals: cannot read interval_chunks: no such column", 0) == 0, r.error.c_str());
+    }
+
+    void readOnlyAndEponymousOnly()
+    {
+        const std::string p = copyOfStore("read-only-check.sqlite");
+        const std::string before = readBytes(p);
+        {
+            Db db(p);
+            QCOMPARE(db.load(), std::string());
+            for (const std::string sql : {"INSERT INTO jobs (run_id, job_index) VALUES (1, 1)",
+                                          "DELETE FROM intervals WHERE run_id = 1", "UPDATE decisions SET queued = 0",
+                                          "CREATE VIRTUAL TABLE more_jobs USING jobs", "DROP TABLE utilization"}) {
+                const auto r = db.query(sql);
+                QVERIFY2(!r.error.empty(), sql.c_str());
+            }
+            QCOMPARE(db.integer("SELECT count(*) FROM sqlite_master WHERE name IN ('jobs', 'intervals', 'more_jobs')"),
+                     std::int64_t{0});
+            QCOMPARE(db.integer("SELECT count(*) FROM intervals"),
+                     db.integer("SELECT sum(records) FROM interval_chunks"));
+        }
+        QVERIFY(readBytes(p) == before);
+        QCOMPARE(store::RunStore(p).integrityCheck(), std::string("ok"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSqliteExtension)
+#include "test_sqlite_extension.moc"
