@@ -58,7 +58,7 @@ store::RunInfo infoOf(const Prepared& p)
 {
     store::RunInfo info;
     info.scenarioName = p.scenario.name;
-    info.scenarioJson = io::scenarioToJson(p.scenario).dump();
+    info.scenarioJson = io::scenarioToJsonText(p.scenario);
     info.policy = "fifo";
     store::setClusterOf(info, p.workload);
     return info;

@@ -59,11 +59,10 @@ public:
                 const std::vector<std::string>& policies, std::uint64_t seed, int threads)
         : m_store(openRunStore(path, false)), m_lastSync(policies.size())
     {
-        const auto scenarioJson = io::scenarioToJson(scenario);
         store::RunInfo info;
         info.scenarioName = scenario.name;
-        info.scenarioJson = scenarioJson.dump();
-        nlohmann::json options = scenarioJson.value("options", nlohmann::json::object());
+        info.scenarioJson = io::scenarioToJsonText(scenario);
+        nlohmann::json options = io::scenarioOptionsToJson(scenario.options); // plus the CLI's own settings:
         options["threads"] = threads;
         info.optionsJson = options.dump();
         info.seed = seed;

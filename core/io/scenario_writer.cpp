@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <stdexcept>
+#include <string_view>
 
 namespace orrery::io {
 
@@ -22,61 +24,87 @@ json linkToJson(const Link& link, const char* bandwidthKey, double scale)
     return {{"kind", toString(link.kind)}, {bandwidthKey, link.bandwidthGBps * scale}, {"latency_us", link.latencyUs}};
 }
 
+/**
+ * Calls member(key, value) for each of a job's JSON members, in key order: nlohmann's objects keep
+ * their keys sorted, and the text writer below must produce exactly what dumping the tree gives.
+ */
+template <typename Member> void jobMembers(const Job& job, Member&& member)
+{
+    const bool serverless = job.kind == JobKind::Serverless;
+    const TrainingConfig& c = job.config;
+    const bool typed = !serverless && !job.jobType.empty();
+    member("arrival_s", job.arrivalS);
+    if (serverless && c.autocast)
+        member("autocast", true);
+    if (serverless)
+        member("batch", c.globalBatch);
+    if (job.deadlineS)
+        member("deadline_s", *job.deadlineS);
+    if (!serverless && !typed)
+        member("duration_s", job.durationS);
+    if (serverless && c.flashAttention)
+        member("flash_attn", true);
+    if (serverless && c.fp32Grads)
+        member("fp32_grads", true);
+    if (!serverless && !job.gpuType.empty())
+        member("gpu_type", job.gpuType);
+    if (!serverless)
+        member("gpus", job.gpus);
+    member("id", job.id);
+    if (serverless || typed)
+        member("iterations", job.iterations);
+    if (typed)
+        member("job_type", job.jobType);
+    if (serverless && c.microBatch > 0)
+        member("micro_batch", c.microBatch);
+    if (serverless)
+        member("model", job.model);
+    if (serverless && c.optimizer != Optimizer::Adam)
+        member("optimizer", toString(c.optimizer));
+    if (serverless && c.precision != Precision::BF16)
+        member("precision", toString(c.precision));
+    if (job.priority != 1.0)
+        member("priority", job.priority);
+    if (serverless && c.recompute != Recompute::None)
+        member("recompute", toString(c.recompute));
+    if (!serverless && !typed && !job.referenceGpu.empty())
+        member("reference_gpu", job.referenceGpu);
+    if (typed && job.scaleFactor != job.gpus)
+        member("scale_factor", job.scaleFactor);
+    if (serverless && c.seq > 0)
+        member("seq", c.seq);
+    if (serverless && c.sequenceParallel)
+        member("sequence_parallel", true);
+    if (!job.user.empty())
+        member("user", job.user);
+    if (serverless && c.zeroStage)
+        member("zero", c.zeroStage);
+}
+
 json jobToJson(const Job& job)
 {
-    json j = {{"id", job.id}, {"arrival_s", job.arrivalS}};
-    if (!job.user.empty())
-        j["user"] = job.user;
-    if (job.priority != 1.0)
-        j["priority"] = job.priority;
-    if (job.deadlineS)
-        j["deadline_s"] = *job.deadlineS;
-    if (job.kind == JobKind::Serverless) {
-        const TrainingConfig& c = job.config;
-        j["model"] = job.model;
-        j["batch"] = c.globalBatch;
-        if (c.microBatch > 0)
-            j["micro_batch"] = c.microBatch;
-        if (c.seq > 0)
-            j["seq"] = c.seq;
-        if (c.precision != Precision::BF16)
-            j["precision"] = toString(c.precision);
-        if (c.optimizer != Optimizer::Adam)
-            j["optimizer"] = toString(c.optimizer);
-        if (c.recompute != Recompute::None)
-            j["recompute"] = toString(c.recompute);
-        if (c.zeroStage)
-            j["zero"] = c.zeroStage;
-        if (c.flashAttention)
-            j["flash_attn"] = true;
-        if (c.sequenceParallel)
-            j["sequence_parallel"] = true;
-        if (c.autocast)
-            j["autocast"] = true;
-        if (c.fp32Grads)
-            j["fp32_grads"] = true;
-        j["iterations"] = job.iterations;
-    } else {
-        j["gpus"] = job.gpus;
-        if (!job.gpuType.empty())
-            j["gpu_type"] = job.gpuType;
-        if (!job.jobType.empty()) {
-            j["job_type"] = job.jobType;
-            if (job.scaleFactor != job.gpus)
-                j["scale_factor"] = job.scaleFactor;
-            j["iterations"] = job.iterations;
-        } else {
-            j["duration_s"] = job.durationS;
-            if (!job.referenceGpu.empty())
-                j["reference_gpu"] = job.referenceGpu;
-        }
-    }
+    json j = json::object();
+    jobMembers(job, [&j](const char* key, const auto& value) { j[key] = value; });
     return j;
 }
 
-} // namespace
+/** Appends jobToJson(job).dump() without building the tree: a 100,000-job trace spends most of its normalising there.
+ */
+void appendJobText(std::string& out, const Job& job)
+{
+    char separator = '{';
+    jobMembers(job, [&](const char* key, const auto& value) {
+        out += separator;
+        separator = ',';
+        out += '"';
+        out += key; // keys are plain ASCII identifiers: nothing to escape
+        out += "\":";
+        out += json(value).dump();
+    });
+    out += '}';
+}
 
-json scenarioToJson(const Scenario& s)
+json scenarioDocument(const Scenario& s, bool withJobs)
 {
     json doc = {{"format", "orrery-scenario"}, {"version", kScenarioVersion}, {"name", s.name}};
     if (!s.description.empty())
@@ -103,8 +131,10 @@ json scenarioToJson(const Scenario& s)
     }
     if (!s.workload.jobs.empty()) {
         w["jobs"] = json::array();
-        for (const auto& job : s.workload.jobs)
-            w["jobs"].push_back(jobToJson(job));
+        if (withJobs) {
+            for (const auto& job : s.workload.jobs)
+                w["jobs"].push_back(jobToJson(job));
+        }
     }
     if (const auto& t = s.workload.trace) {
         json tj = {{"format", t->format}, {"path", t->path}};
@@ -138,7 +168,14 @@ json scenarioToJson(const Scenario& s)
     doc["workload"] = w;
     if (!s.policies.empty())
         doc["policies"] = s.policies;
-    const ScenarioOptions& o = s.options;
+    doc["options"] = scenarioOptionsToJson(s.options);
+    return doc;
+}
+
+} // namespace
+
+json scenarioOptionsToJson(const ScenarioOptions& o)
+{
     json opt = {{"seed", o.seed},
                 {"round_s", o.roundS},
                 {"restart_penalty_s", o.restartPenaltyS},
@@ -147,8 +184,34 @@ json scenarioToJson(const Scenario& s)
                 {"reference_gpu", o.referenceGpu}};
     if (!o.throughputs.empty())
         opt["throughputs"] = o.throughputs;
-    doc["options"] = opt;
-    return doc;
+    return opt;
+}
+
+json scenarioToJson(const Scenario& s)
+{
+    return scenarioDocument(s, true);
+}
+
+std::string scenarioToJsonText(const Scenario& s)
+{
+    std::string text = scenarioDocument(s, false).dump();
+    if (s.workload.jobs.empty())
+        return text;
+    // The jobs array was left empty; it is the only member "jobs" with an array value, and an
+    // unescaped quote never occurs inside a dumped string, so this finds exactly that member.
+    const std::string_view empty = "\"jobs\":[]";
+    const std::size_t at = text.find(empty);
+    if (at == std::string::npos || text.find(empty, at + 1) != std::string::npos)
+        throw std::logic_error("scenarioToJsonText: the workload's jobs array is not where it was expected");
+    std::string jobs;
+    jobs.reserve(s.workload.jobs.size() * 96);
+    for (std::size_t i = 0; i < s.workload.jobs.size(); ++i) {
+        if (i)
+            jobs += ',';
+        appendJobText(jobs, s.workload.jobs[i]);
+    }
+    text.insert(at + empty.size() - 1, jobs);
+    return text;
 }
 
 void saveScenario(const Scenario& s, const std::string& path)

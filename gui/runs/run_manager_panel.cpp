@@ -117,7 +117,7 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
     scenario.options.seed = static_cast<std::uint64_t>(m_seed->value());
     auto cluster = std::make_shared<const hardware::Cluster>(scenario.cluster);
     const QString scenarioName = QString::fromStdString(scenario.name);
-    auto scenarioJson = std::make_shared<const std::string>(io::scenarioToJson(scenario).dump());
+    auto scenarioJson = std::make_shared<const std::string>(io::scenarioToJsonText(scenario));
     for (const QString& policy : policies) {
         const std::string p = policy.toStdString();
         const int n = ++m_runCounter[policy];

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <functional>
 
 using namespace orrery;
@@ -50,7 +51,11 @@ std::vector<BadCase> badCases()
          "bad.json: cluster.nodes[0].gpu: unknown GPU type \"a100-40gb-sxn\" (did you mean \"a100-40gb-sxm\"?)"},
         {"missing gpu", [](json& j) { j["cluster"]["nodes"][0].erase("gpu"); },
          "bad.json: cluster.nodes[0].gpu: missing required field"},
-        {"typo in node key", [](json& j) { j["cluster"]["nodes"][0]["gpus_per_nod"] = 8; j["cluster"]["nodes"][0].erase("gpus_per_node"); },
+        {"typo in node key",
+         [](json& j) {
+             j["cluster"]["nodes"][0]["gpus_per_nod"] = 8;
+             j["cluster"]["nodes"][0].erase("gpus_per_node");
+         },
          "bad.json: cluster.nodes[0].gpus_per_node: missing required field"},
         {"unknown node key", [](json& j) { j["cluster"]["nodes"][0]["coutn"] = 8; },
          "bad.json: cluster.nodes[0].coutn: unknown field (did you mean \"count\"?)"},
@@ -63,15 +68,15 @@ std::vector<BadCase> badCases()
         {"negative network", [](json& j) { j["cluster"]["network"]["bandwidth_gbit_s"] = -1; },
          "bad.json: cluster.network.bandwidth_gbit_s: expected a positive number, got -1"},
         {"bad link kind", [](json& j) { j["cluster"]["network"]["kind"] = "ethernt"; },
-         "bad.json: cluster.network.kind: expected one of pcie, nvlink, infinity-fabric, ethernet, infiniband, got \"ethernt\" (did you mean \"ethernet\"?)"},
+         "bad.json: cluster.network.kind: expected one of pcie, nvlink, infinity-fabric, ethernet, infiniband, got "
+         "\"ethernt\" (did you mean \"ethernet\"?)"},
         {"wrong format", [](json& j) { j["format"] = "gavel"; },
          "bad.json: format: expected \"orrery-scenario\", got \"gavel\""},
         {"newer version", [](json& j) { j["version"] = 7; },
          "bad.json: version: scenario version 7 is newer than this Orrery reads (1)"},
         {"unknown top-level key", [](json& j) { j["polices"] = json::array({"fifo"}); },
          "bad.json: polices: unknown field (did you mean \"policies\"?)"},
-        {"missing workload", [](json& j) { j.erase("workload"); },
-         "bad.json: workload: missing required field"},
+        {"missing workload", [](json& j) { j.erase("workload"); }, "bad.json: workload: missing required field"},
         {"empty workload", [](json& j) { j["workload"] = json::object(); },
          "bad.json: workload: expected \"jobs\", \"trace\" or \"generator\""},
         {"unknown model", [](json& j) { j["workload"]["jobs"][0]["model"] = "gpt2-35m"; },
@@ -81,7 +86,8 @@ std::vector<BadCase> badCases()
         {"micro batch above batch", [](json& j) { j["workload"]["jobs"][0]["micro_batch"] = 16; },
          "bad.json: workload.jobs[0].micro_batch: micro batch 16 exceeds the global batch 8"},
         {"bad precision", [](json& j) { j["workload"]["jobs"][0]["precision"] = "fp8"; },
-         "bad.json: workload.jobs[0].precision: expected one of bf16, fp16, fp32, got \"fp8\" (did you mean \"fp16\"?)"},
+         "bad.json: workload.jobs[0].precision: expected one of bf16, fp16, fp32, got \"fp8\" (did you mean "
+         "\"fp16\"?)"},
         {"zero stage 4", [](json& j) { j["workload"]["jobs"][0]["zero"] = 4; },
          "bad.json: workload.jobs[0].zero: expected a ZeRO stage 0..3, got 4"},
         {"missing iterations", [](json& j) { j["workload"]["jobs"][0].erase("iterations"); },
@@ -95,7 +101,8 @@ std::vector<BadCase> badCases()
         {"negative gpus", [](json& j) { j["workload"]["jobs"][1]["gpus"] = -3; },
          "bad.json: workload.jobs[1].gpus: expected a positive integer, got -3"},
         {"fixed without work", [](json& j) { j["workload"]["jobs"][1].erase("duration_s"); },
-         "bad.json: workload.jobs[1]: a fixed-request job needs exactly one of \"duration_s\" (measured run time) or \"job_type\" with \"iterations\" (throughput-table job)"},
+         "bad.json: workload.jobs[1]: a fixed-request job needs exactly one of \"duration_s\" (measured run time) or "
+         "\"job_type\" with \"iterations\" (throughput-table job)"},
         {"serverless field on fixed job", [](json& j) { j["workload"]["jobs"][1]["batch"] = 4; },
          "bad.json: workload.jobs[1].batch: only serverless jobs (with \"model\") take this field"},
         {"autocast on fixed job", [](json& j) { j["workload"]["jobs"][1]["autocast"] = true; },
@@ -104,11 +111,13 @@ std::vector<BadCase> badCases()
          "bad.json: workload.jobs[0].autocast: expected true or false, got \"yes\""},
         {"fp32_grads not a boolean", [](json& j) { j["workload"]["jobs"][0]["fp32_grads"] = 1; },
          "bad.json: workload.jobs[0].fp32_grads: expected true or false, got 1"},
-        {"fp32_grads with fp32", [](json& j) {
+        {"fp32_grads with fp32",
+         [](json& j) {
              j["workload"]["jobs"][0]["precision"] = "fp32";
              j["workload"]["jobs"][0]["fp32_grads"] = true;
          },
-         "bad.json: workload.jobs[0].fp32_grads: only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 training has fp32 gradients)"},
+         "bad.json: workload.jobs[0].fp32_grads: only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 "
+         "training has fp32 gradients)"},
         {"fp32_grads on fixed job", [](json& j) { j["workload"]["jobs"][1]["fp32_grads"] = true; },
          "bad.json: workload.jobs[1].fp32_grads: only serverless jobs (with \"model\") take this field"},
         {"fixed field on serverless job", [](json& j) { j["workload"]["jobs"][0]["duration_s"] = 4; },
@@ -121,13 +130,26 @@ std::vector<BadCase> badCases()
          "bad.json: workload.jobs[1].gpu_type: unknown GPU type \"v1000\" (did you mean \"v100\"?)"},
         {"job key typo", [](json& j) { j["workload"]["jobs"][0]["iteration"] = 5; },
          "bad.json: workload.jobs[0].iteration: unknown field (did you mean \"iterations\"?)"},
-        {"trace without path", [](json& j) { j["workload"]["trace"] = {{"format", "gavel"}}; },
+        {"trace without path",
+         [](json& j) {
+             j["workload"]["trace"] = {{"format", "gavel"}};
+         },
          "bad.json: workload.trace.path: missing required field"},
-        {"trace bad format", [](json& j) { j["workload"]["trace"] = {{"format", "phily"}, {"path", "x"}}; },
-         "bad.json: workload.trace.format: expected one of gavel, openb, pai, helios, philly, got \"phily\" (did you mean \"philly\"?)"},
-        {"generator empty mix", [](json& j) { j["workload"]["generator"] = {{"jobs", 10}, {"mix", json::array()}}; },
+        {"trace bad format",
+         [](json& j) {
+             j["workload"]["trace"] = {{"format", "phily"}, {"path", "x"}};
+         },
+         "bad.json: workload.trace.format: expected one of gavel, openb, pai, helios, philly, got \"phily\" (did you "
+         "mean \"philly\"?)"},
+        {"generator empty mix",
+         [](json& j) {
+             j["workload"]["generator"] = {{"jobs", 10}, {"mix", json::array()}};
+         },
          "bad.json: workload.generator.mix: expected at least one entry"},
-        {"generator bad gpus", [](json& j) { j["workload"]["generator"] = {{"jobs", 10}, {"mix", {{{"gpus", {1, 0}}}}}}; },
+        {"generator bad gpus",
+         [](json& j) {
+             j["workload"]["generator"] = {{"jobs", 10}, {"mix", {{{"gpus", {1, 0}}}}}};
+         },
          "bad.json: workload.generator.mix[0].gpus[1]: expected a positive integer, got 0"},
         {"negative round", [](json& j) { j["options"]["round_s"] = -360; },
          "bad.json: options.round_s: expected a positive number, got -360"},
@@ -139,9 +161,19 @@ std::vector<BadCase> badCases()
          "bad.json: policies[0]: expected a policy name such as \"fifo\", got \"FIFO!\""},
         {"policies not strings", [](json& j) { j["policies"][0] = 3; },
          "bad.json: policies[0]: expected a string, got 3"},
-        {"custom gpu bad memory", [](json& j) { j["gpus"] = {{{"name", "x1"}, {"memory_gib", 0}, {"fp16_tflops", 1}, {"fp32_tflops", 1}, {"memory_bandwidth_gb_s", 1}}}; },
+        {"custom gpu bad memory",
+         [](json& j) {
+             j["gpus"] = {{{"name", "x1"},
+                           {"memory_gib", 0},
+                           {"fp16_tflops", 1},
+                           {"fp32_tflops", 1},
+                           {"memory_bandwidth_gb_s", 1}}};
+         },
          "bad.json: gpus[0].memory_gib: expected a positive number, got 0"},
-        {"custom model bad heads", [](json& j) { j["workload"]["models"] = {{{"name", "m"}, {"vocab", 10}, {"hidden", 100}, {"layers", 2}, {"heads", 3}}}; },
+        {"custom model bad heads",
+         [](json& j) {
+             j["workload"]["models"] = {{{"name", "m"}, {"vocab", 10}, {"hidden", 100}, {"layers", 2}, {"heads", 3}}};
+         },
          "bad.json: workload.models[0].heads: hidden (100) must be a multiple of heads (3)"},
         {"top level not object", [](json& j) { j = json::array(); },
          "bad.json: (top level): expected an object, got an array"},
@@ -225,6 +257,17 @@ private slots:
         }
     }
 
+    void jsonTextOfShippedScenarios()
+    {
+        // The fast text writer on every scenario Orrery ships, and on the default (no inline jobs).
+        std::vector<io::Scenario> scenarios = {io::defaultScenario()};
+        for (const auto& entry : std::filesystem::directory_iterator(test::sourcePath("data/scenarios")))
+            scenarios.push_back(io::loadScenario(entry.path().string()));
+        QVERIFY(scenarios.size() >= 5);
+        for (const auto& s : scenarios)
+            QCOMPARE(io::scenarioToJsonText(s), io::scenarioToJson(s).dump());
+    }
+
     void saveLoadRoundTripProperty()
     {
         const auto dir = QDir::temp().filePath("orrery_roundtrip.json").toStdString();
@@ -243,20 +286,46 @@ private slots:
             const int n = *rc::gen::inRange(1, 30);
             for (int i = 0; i < n; ++i) {
                 json j = {{"id", "j" + std::to_string(i)}, {"arrival_s", *rc::gen::inRange(0, 100000) / 10.0}};
-                if (*rc::gen::arbitrary<bool>()) {
+                const auto maybe = [] { return *rc::gen::arbitrary<bool>(); };
+                if (maybe())
+                    j["user"] = *rc::gen::elementOf(std::vector<std::string>{"ann", "b\"o\\b", "çé 東京", "tab\there"});
+                if (maybe())
+                    j["priority"] = *rc::gen::inRange(1, 400) / 8.0;
+                const int kind = *rc::gen::inRange(0, 3);
+                if (kind == 0) {
                     j["model"] = *rc::gen::elementOf(models);
                     j["batch"] = *rc::gen::inRange(1, 512);
                     j["iterations"] = *rc::gen::inRange(1, 100000);
                     j["zero"] = *rc::gen::inRange(0, 4);
                     j["recompute"] = *rc::gen::elementOf(std::vector<std::string>{"none", "selective", "full"});
-                    j["autocast"] = *rc::gen::arbitrary<bool>();
-                    j["fp32_grads"] = *rc::gen::arbitrary<bool>();
+                    j["autocast"] = maybe();
+                    j["flash_attn"] = maybe();
+                    j["sequence_parallel"] = maybe();
+                    if (maybe())
+                        j["micro_batch"] = *rc::gen::inRange(1, j["batch"].get<int>() + 1);
+                    if (maybe())
+                        j["seq"] = *rc::gen::inRange(1, 8193);
+                    j["precision"] = *rc::gen::elementOf(std::vector<std::string>{"bf16", "fp16", "fp32"});
+                    j["fp32_grads"] = j["precision"] != "fp32" && maybe(); // fp32 training has fp32 gradients
+                    j["optimizer"] = *rc::gen::elementOf(std::vector<std::string>{"adam", "adamw", "sgd"});
                 } else {
                     j["gpus"] = *rc::gen::inRange(1, 64);
-                    j["duration_s"] = *rc::gen::inRange(1, 1000000);
-                    if (*rc::gen::arbitrary<bool>())
-                        j["deadline_s"] = j["arrival_s"].get<double>() + *rc::gen::inRange(1, 9999);
+                    if (maybe())
+                        j["gpu_type"] = *rc::gen::elementOf(gpuNames);
+                    if (kind == 1) {
+                        j["duration_s"] = *rc::gen::inRange(1, 1000000) / 3.0;
+                        if (maybe())
+                            j["reference_gpu"] = *rc::gen::elementOf(gpuNames);
+                    } else {
+                        j["job_type"] =
+                            *rc::gen::elementOf(std::vector<std::string>{"ResNet-50 (batch size 64)", "LM"});
+                        j["iterations"] = *rc::gen::inRange(1, 100000);
+                        if (maybe())
+                            j["scale_factor"] = *rc::gen::inRange(1, 9);
+                    }
                 }
+                if (maybe())
+                    j["deadline_s"] = j["arrival_s"].get<double>() + *rc::gen::inRange(1, 9999) / 7.0;
                 jobs.push_back(j);
             }
             doc["workload"]["jobs"] = jobs;
@@ -267,6 +336,8 @@ private slots:
             io::saveScenario(first, dir);
             const io::Scenario second = io::loadScenario(dir);
             RC_ASSERT(io::scenarioToJson(second) == io::scenarioToJson(first));
+            // The run store's fast writer gives the tree's text byte for byte (it is what gets hashed).
+            RC_ASSERT(io::scenarioToJsonText(first) == io::scenarioToJson(first).dump());
             RC_ASSERT(second.workload == first.workload);
             RC_ASSERT(second.options == first.options);
             RC_ASSERT(second.cluster.groups() == first.cluster.groups());
