@@ -62,10 +62,11 @@ nlohmann::json scenarioToJson(const Scenario& scenario);
 /** The "options" member of scenarioToJson(). */
 nlohmann::json scenarioOptionsToJson(const ScenarioOptions& options);
 /**
- * scenarioToJson(scenario).dump(), byte for byte, about 3x faster on large workloads (the jobs are
- * written as text, not built as a tree): the run store keeps and hashes this text for every run.
+ * scenarioToJson(scenario).dump(indent), byte for byte, about 3x faster on large workloads (the
+ * jobs are written as text, not built as a tree): the run store keeps and hashes the compact text
+ * of every run's scenario, and saveScenario() writes the indented one.
  */
-std::string scenarioToJsonText(const Scenario& scenario);
+std::string scenarioToJsonText(const Scenario& scenario, int indent = -1);
 /** Writes atomically (temp file + rename). */
 void saveScenario(const Scenario& scenario, const std::string& path);
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -88,19 +89,32 @@ json jobToJson(const Job& job)
     return j;
 }
 
-/** Appends jobToJson(job).dump() without building the tree: a 100,000-job trace spends most of its normalising there.
+/**
+ * Appends jobToJson(job).dump(indent) for a job object whose members sit `memberIndent` spaces in,
+ * without building the tree: a 100,000-job trace spends most of its normalising there.
  */
-void appendJobText(std::string& out, const Job& job)
+void appendJobText(std::string& out, const Job& job, int indent, std::size_t memberIndent)
 {
-    char separator = '{';
+    const bool pretty = indent >= 0;
+    bool first = true;
+    out += '{';
     jobMembers(job, [&](const char* key, const auto& value) {
-        out += separator;
-        separator = ',';
+        if (!first)
+            out += ',';
+        first = false;
+        if (pretty) {
+            out += '\n';
+            out.append(memberIndent, ' ');
+        }
         out += '"';
         out += key; // keys are plain ASCII identifiers: nothing to escape
-        out += "\":";
+        out += pretty ? "\": " : "\":";
         out += json(value).dump();
     });
+    if (pretty) {
+        out += '\n';
+        out.append(memberIndent - static_cast<std::size_t>(indent), ' ');
+    }
     out += '}';
 }
 
@@ -192,23 +206,35 @@ json scenarioToJson(const Scenario& s)
     return scenarioDocument(s, true);
 }
 
-std::string scenarioToJsonText(const Scenario& s)
+std::string scenarioToJsonText(const Scenario& s, int indent)
 {
-    std::string text = scenarioDocument(s, false).dump();
+    std::string text = scenarioDocument(s, false).dump(indent);
     if (s.workload.jobs.empty())
         return text;
     // The jobs array was left empty; it is the only member "jobs" with an array value, and an
     // unescaped quote never occurs inside a dumped string, so this finds exactly that member.
-    const std::string_view empty = "\"jobs\":[]";
+    const std::string empty = indent >= 0 ? "\"jobs\": []" : "\"jobs\":[]";
     const std::size_t at = text.find(empty);
     if (at == std::string::npos || text.find(empty, at + 1) != std::string::npos)
         throw std::logic_error("scenarioToJsonText: the workload's jobs array is not where it was expected");
+    // Pretty-printed, the array's elements sit one indent deeper than the line that opens it.
+    const std::size_t lineStart = text.rfind('\n', at) + 1; // npos + 1 == 0 on the first line
+    const std::size_t arrayIndent = at - lineStart;
+    const auto step = static_cast<std::size_t>(std::max(indent, 0));
     std::string jobs;
-    jobs.reserve(s.workload.jobs.size() * 96);
+    jobs.reserve(s.workload.jobs.size() * (indent >= 0 ? 160 : 96));
     for (std::size_t i = 0; i < s.workload.jobs.size(); ++i) {
         if (i)
             jobs += ',';
-        appendJobText(jobs, s.workload.jobs[i]);
+        if (indent >= 0) {
+            jobs += '\n';
+            jobs.append(arrayIndent + step, ' ');
+        }
+        appendJobText(jobs, s.workload.jobs[i], indent, arrayIndent + 2 * step);
+    }
+    if (indent >= 0) {
+        jobs += '\n';
+        jobs.append(arrayIndent, ' ');
     }
     text.insert(at + empty.size() - 1, jobs);
     return text;
@@ -221,7 +247,7 @@ void saveScenario(const Scenario& s, const std::string& path)
         std::ofstream out(tmp, std::ios::trunc);
         if (!out)
             throw Error(path, "", std::string("cannot write: ") + std::strerror(errno));
-        out << scenarioToJson(s).dump(2) << '\n';
+        out << scenarioToJsonText(s, 2) << '\n';
         if (!out.flush())
             throw Error(path, "", "write failed");
     }

@@ -264,8 +264,10 @@ private slots:
         for (const auto& entry : std::filesystem::directory_iterator(test::sourcePath("data/scenarios")))
             scenarios.push_back(io::loadScenario(entry.path().string()));
         QVERIFY(scenarios.size() >= 5);
-        for (const auto& s : scenarios)
+        for (const auto& s : scenarios) {
             QCOMPARE(io::scenarioToJsonText(s), io::scenarioToJson(s).dump());
+            QCOMPARE(io::scenarioToJsonText(s, 2), io::scenarioToJson(s).dump(2));
+        }
     }
 
     void saveLoadRoundTripProperty()
@@ -338,6 +340,8 @@ private slots:
             RC_ASSERT(io::scenarioToJson(second) == io::scenarioToJson(first));
             // The run store's fast writer gives the tree's text byte for byte (it is what gets hashed).
             RC_ASSERT(io::scenarioToJsonText(first) == io::scenarioToJson(first).dump());
+            const int indent = *rc::gen::inRange(0, 5);
+            RC_ASSERT(io::scenarioToJsonText(first, indent) == io::scenarioToJson(first).dump(indent));
             RC_ASSERT(second.workload == first.workload);
             RC_ASSERT(second.options == first.options);
             RC_ASSERT(second.cluster.groups() == first.cluster.groups());
