@@ -204,16 +204,19 @@ CREATE TABLE job_chunks (
 )SQL",
 };
 
+std::vector<std::int64_t> runIds(Connection& db)
+{
+    std::vector<std::int64_t> runs;
+    Statement s(db, "SELECT id FROM runs ORDER BY id");
+    while (s.step())
+        runs.push_back(s.columnInt(0));
+    return runs;
+}
+
 /** Migration 4's data step: every run's job rows become chunks, in job_index order. */
 void convertJobsToChunks(Connection& db)
 {
-    std::vector<std::int64_t> runs;
-    {
-        Statement s(db, "SELECT id FROM runs ORDER BY id");
-        while (s.step())
-            runs.push_back(s.columnInt(0));
-    }
-    for (const std::int64_t run : runs) {
+    for (const std::int64_t run : runIds(db)) {
         // Laid out by job_index, as writeJobs() stores the position in `jobs` as the job_index.
         std::vector<sim::JobRecord> jobs;
         std::vector<std::uint32_t> order;
@@ -254,13 +257,7 @@ void convertJobsToChunks(Connection& db)
 /** Migration 3's data step: every run's interval, utilisation and decision rows become chunks. */
 void convertToColumnChunks(Connection& db)
 {
-    std::vector<std::int64_t> runs;
-    {
-        Statement s(db, "SELECT id FROM runs ORDER BY id");
-        while (s.step())
-            runs.push_back(s.columnInt(0));
-    }
-    for (const std::int64_t run : runs) {
+    for (const std::int64_t run : runIds(db)) {
         std::vector<sim::AllocationInterval> intervals;
         std::vector<sim::UtilizationSample> samples;
         std::vector<sim::DecisionTiming> decisions;

@@ -1,3 +1,4 @@
+#include "store_fixtures.h"
 #include "test_support.h"
 
 #include "io/scenario.h"
@@ -252,27 +253,9 @@ bool sameRows(const std::vector<Row>& got, const std::vector<Row>& want, std::st
         QVERIFY2(sameRows(got, want, why_), why_.c_str());                                                             \
     } while (false)
 
-hardware::GpuLayout twoNodeLayout()
-{
-    hardware::GpuLayout l;
-    l.nodeNames = {"a100-0", "rtx-0"};
-    l.gpuNode = {0, 0, 0, 0, 1, 1};
-    l.gpuTypes = {"a100-40gb-sxm", "a100-40gb-sxm", "a100-40gb-sxm", "a100-40gb-sxm", "rtx2080ti", "rtx2080ti"};
-    return l;
-}
-
 store::RunInfo syntheticInfo(const std::string& policy)
 {
-    store::RunInfo i;
-    i.scenarioName = "synthetic";
-    i.scenarioJson = R"({"name":"synthetic"})";
-    i.policy = policy;
-    i.seed = 11;
-    i.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
-    i.gpusByType = {4, 2};
-    i.priceUsdPerHourByType = {3.67, 0.4};
-    i.layout = twoNodeLayout();
-    return i;
+    return test::twoNodeRunInfo("synthetic", R"({"name":"synthetic"})", policy, 11);
 }
 
 /**

@@ -1,3 +1,4 @@
+#include "store_fixtures.h"
 #include "test_support.h"
 
 #include "hardware/gpu_layout.h"
@@ -25,27 +26,10 @@ using namespace orrery;
 
 namespace {
 
-hardware::GpuLayout twoNodeLayout()
-{
-    hardware::GpuLayout l;
-    l.nodeNames = {"a100-0", "rtx-0"};
-    l.gpuNode = {0, 0, 0, 0, 1, 1};
-    l.gpuTypes = {"a100-40gb-sxm", "a100-40gb-sxm", "a100-40gb-sxm", "a100-40gb-sxm", "rtx2080ti", "rtx2080ti"};
-    return l;
-}
-
 store::RunInfo info(const std::string& policy = "fifo", const std::string& scenario = "{\"name\":\"t\"}")
 {
-    store::RunInfo i;
-    i.scenarioName = "t";
-    i.scenarioJson = scenario;
-    i.policy = policy;
+    store::RunInfo i = test::twoNodeRunInfo("t", scenario, policy, 7);
     i.optionsJson = R"({"round_s":360})";
-    i.seed = 7;
-    i.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
-    i.gpusByType = {4, 2};
-    i.priceUsdPerHourByType = {3.67, 0.4};
-    i.layout = twoNodeLayout();
     return i;
 }
 
@@ -341,7 +325,7 @@ private slots:
             const auto id = s.storeRun(info(run.policy), run);
             const auto back = s.loadRun(id);
             compareRuns(run, back.result);
-            RC_ASSERT(back.layout == twoNodeLayout());
+            RC_ASSERT(back.layout == test::twoNodeLayout());
             RC_ASSERT(back.record.status ==
                       (run.cancelled ? store::RunStatus::Cancelled : store::RunStatus::Completed));
             RC_ASSERT(back.record.jobCount == std::optional<int>(static_cast<int>(run.jobs.size())));

@@ -1,0 +1,20 @@
+#pragma once
+
+// Fixtures shared by the run-store tests (core and the SQLite extension's).
+
+#include "hardware/gpu_layout.h"
+#include "store/run_record.h"
+
+#include <cstdint>
+#include <string>
+
+namespace orrery::test {
+
+/** The 6-GPU cluster the store tests run on: 4 A100 40GB on node a100-0, 2 RTX 2080 Ti on rtx-0. */
+hardware::GpuLayout twoNodeLayout();
+
+/** A run on that cluster (3.67 and 0.40 USD per GPU-hour). */
+store::RunInfo twoNodeRunInfo(const std::string& scenarioName, const std::string& scenarioJson,
+                              const std::string& policy, std::uint64_t seed);
+
+} // namespace orrery::test
