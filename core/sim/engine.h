@@ -1,0 +1,195 @@
+#pragma once
+
+// The simulator's engine, private to core/sim: the event loop (simulator.cpp), the bookkeeping of
+// allocations, intervals and utilisation (engine.cpp), and what policies see of it (view.cpp).
+
+#include "io/error.h"
+#include "sched/policy.h"
+#include "sim/simulator.h"
+#include "sim/view.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <queue>
+#include <string>
+#include <vector>
+
+namespace orrery::sim::detail {
+
+enum EventKind : int { Completion = 0, Tick = 1, Wakeup = 2, Boundary = 3 };
+
+struct Event
+{
+    double t;
+    int kind;
+    int job;
+    std::uint32_t version;
+};
+
+struct EventLater
+{
+    bool operator()(const Event& a, const Event& b) const
+    {
+        if (a.t != b.t)
+            return a.t > b.t;
+        if (a.kind != b.kind)
+            return a.kind > b.kind;
+        return a.job > b.job;
+    }
+};
+
+class Engine
+{
+public:
+    Engine(const PreparedWorkload& w, sched::Policy& policy, std::uint64_t seed, const util::Progress& progress,
+           const PartialResultFn& onPartial)
+        : w(w), policy(policy), seed(seed), policyName(policy.name()), progress(progress), onPartial(onPartial),
+          opt(w.options()), state(w), view(*this), decision(*this)
+    {
+        const auto n = static_cast<std::size_t>(w.jobCount());
+        status.assign(n, JobStatus::Future);
+        remaining.assign(n, 0);
+        rate.assign(n, 0);
+        progressAt.assign(n, 0);
+        resumeAt.assign(n, 0);
+        attained.assign(n, 0);
+        allocSince.assign(n, -1);
+        startS.assign(n, -1);
+        endS.assign(n, -1);
+        version.assign(n, 0);
+        gpus.resize(n);
+        queuePos.assign(n, -1);
+        runPos.assign(n, -1);
+        touched.assign(n, 0);
+        oldGpus.resize(n);
+        roundStartRemaining.assign(n, std::numeric_limits<double>::infinity());
+        gpuOpenSince.assign(static_cast<std::size_t>(w.cluster().totalGpus()), 0);
+        gpuMark.assign(static_cast<std::size_t>(w.cluster().totalGpus()), 0);
+
+        result.policy = policyName;
+        result.seed = seed;
+        result.totalGpus = w.cluster().totalGpus();
+        for (int t = 0; t < w.typeCount(); ++t) {
+            result.gpuTypes.push_back(w.type(t).name);
+            result.gpusByType.push_back(w.gpusOfType(t));
+            result.priceUsdPerHourByType.push_back(w.type(t).priceUsdPerHour);
+        }
+        result.gpuType.resize(static_cast<std::size_t>(w.cluster().totalGpus()));
+        for (int g = 0; g < w.cluster().totalGpus(); ++g)
+            result.gpuType[static_cast<std::size_t>(g)] = w.typeOfGpu(g);
+        result.jobs.resize(n);
+        for (std::size_t j = 0; j < n; ++j) {
+            const auto& job = w.jobs()[j];
+            auto& r = result.jobs[j];
+            r.id = job.id;
+            r.model = job.kind == workload::JobKind::Serverless ? job.model : job.jobType;
+            r.user = job.user;
+            r.arrivalS = job.arrivalS;
+            r.idealS = w.job(static_cast<int>(j)).idealS;
+            r.demand = w.job(static_cast<int>(j)).demand;
+            if (job.kind == workload::JobKind::Serverless)
+                r.samples = job.iterations * job.config.globalBatch;
+        }
+    }
+
+    RunResult run();
+
+    // ---- state read by View -------------------------------------------------------------------------------
+    double attainedAt(int j) const
+    {
+        const auto i = static_cast<std::size_t>(j);
+        if (status[i] != JobStatus::Running || now <= progressAt[i])
+            return attained[i];
+        return attained[i] + static_cast<double>(gpus[i].size()) * (now - progressAt[i]);
+    }
+    double remainingAt(int j) const
+    {
+        const auto i = static_cast<std::size_t>(j);
+        if (status[i] == JobStatus::Future)
+            return w.job(j).work;
+        if (status[i] != JobStatus::Running)
+            return remaining[i];
+        const double from = std::max(progressAt[i], resumeAt[i]);
+        return now > from ? std::max(0.0, remaining[i] - rate[i] * (now - from)) : remaining[i];
+    }
+
+    // ---- Decision operations -------------------------------------------------------------------------------
+    std::vector<int> findGpus(int j, int type) const;
+    void assign(int j, const std::vector<int>& list);
+    void release(int j);
+    void wakeAt(double t)
+    {
+        if (t > now && std::isfinite(t))
+            heap.push({t, Wakeup, -1, 0});
+    }
+
+    const PreparedWorkload& w;
+    sched::Policy& policy;
+    std::uint64_t seed;
+    std::string policyName;
+    const util::Progress& progress;
+    const PartialResultFn& onPartial;
+    io::ScenarioOptions opt;
+    double now = 0;
+    ClusterState state;
+    View view;
+    Decision decision;
+
+    std::vector<JobStatus> status;
+    std::vector<double> remaining, rate, progressAt, resumeAt, attained, allocSince, startS, endS;
+    std::vector<std::uint32_t> version;
+    std::vector<std::vector<int>> gpus;
+    std::vector<int> queuePos, runPos, queued, running;
+
+private:
+    [[noreturn]] void fail(const std::string& what) const
+    {
+        throw Error(fmt::format("policy \"{}\" at t={:.1f}s: {}", policyName, now, what));
+    }
+    void touch(int j);
+    void advance(int j);
+    void commit();
+    void finish(int j);
+    void decide();
+    double allocationRate(int j, const std::vector<int>& list, int* typeOut, int* nodesOut) const;
+    void openInterval(int g) { gpuOpenSince[static_cast<std::size_t>(g)] = now; }
+    void closeInterval(int g, int j);
+    void sampleUtilization();
+    void listAdd(std::vector<int>& list, std::vector<int>& pos, int j)
+    {
+        pos[static_cast<std::size_t>(j)] = static_cast<int>(list.size());
+        list.push_back(j);
+    }
+    void listRemove(std::vector<int>& list, std::vector<int>& pos, int j)
+    {
+        const int p = pos[static_cast<std::size_t>(j)];
+        const int last = list.back();
+        list[static_cast<std::size_t>(p)] = last;
+        pos[static_cast<std::size_t>(last)] = p;
+        list.pop_back();
+        pos[static_cast<std::size_t>(j)] = -1;
+    }
+    double finishTime(int j) const
+    {
+        const auto i = static_cast<std::size_t>(j);
+        const double from = std::max(progressAt[i], resumeAt[i]);
+        return from + remaining[i] / rate[i];
+    }
+
+    std::vector<char> touched;
+    std::vector<int> touchedList;
+    std::vector<std::vector<int>> oldGpus;
+    std::vector<double> roundStartRemaining;
+    std::vector<double> gpuOpenSince;
+    std::vector<char> gpuMark;
+    std::priority_queue<Event, std::vector<Event>, EventLater> heap;
+    RunResult result;
+    int done = 0;
+    bool inDecision = false;
+};
+
+} // namespace orrery::sim::detail

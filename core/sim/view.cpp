@@ -1,0 +1,112 @@
+#include "sim/engine.h"
+
+namespace orrery::sim {
+
+// ---- View -------------------------------------------------------------------------------------------------
+double View::nowS() const
+{
+    return m_e->now;
+}
+const PreparedWorkload& View::workload() const
+{
+    return m_e->w;
+}
+const ClusterState& View::state() const
+{
+    return m_e->state;
+}
+const io::ScenarioOptions& View::options() const
+{
+    return m_e->opt;
+}
+std::uint64_t View::seed() const
+{
+    return m_e->seed;
+}
+const std::string& View::policyName() const
+{
+    return m_e->policyName;
+}
+JobStatus View::status(int j) const
+{
+    return m_e->status[static_cast<std::size_t>(j)];
+}
+const std::vector<int>& View::gpusOf(int j) const
+{
+    return m_e->gpus[static_cast<std::size_t>(j)];
+}
+int View::typeOf(int j) const
+{
+    int type = -1;
+    for (int g : gpusOf(j)) {
+        const int t = workload().typeOfGpu(g);
+        if (type == -1)
+            type = t;
+        else if (type != t)
+            return -2;
+    }
+    return type;
+}
+double View::attainedGpuS(int j) const
+{
+    return m_e->attainedAt(j);
+}
+double View::remainingWork(int j) const
+{
+    return m_e->remainingAt(j);
+}
+double View::currentRate(int j) const
+{
+    return m_e->rate[static_cast<std::size_t>(j)];
+}
+double View::allocatedSinceS(int j) const
+{
+    return m_e->allocSince[static_cast<std::size_t>(j)];
+}
+double View::startS(int j) const
+{
+    return m_e->startS[static_cast<std::size_t>(j)];
+}
+double View::endS(int j) const
+{
+    return m_e->endS[static_cast<std::size_t>(j)];
+}
+const std::vector<int>& View::queued() const
+{
+    return m_e->queued;
+}
+const std::vector<int>& View::running() const
+{
+    return m_e->running;
+}
+
+// ---- Decision ---------------------------------------------------------------------------------------------
+const View& Decision::view() const
+{
+    return m_e->view;
+}
+std::vector<int> Decision::findGpus(int j, int type) const
+{
+    return m_e->findGpus(j, type);
+}
+bool Decision::place(int j, int type)
+{
+    auto list = m_e->findGpus(j, type);
+    if (list.empty())
+        return false;
+    m_e->assign(j, list);
+    return true;
+}
+void Decision::assign(int j, const std::vector<int>& gpus)
+{
+    m_e->assign(j, gpus);
+}
+void Decision::release(int j)
+{
+    m_e->release(j);
+}
+void Decision::wakeAt(double t)
+{
+    m_e->wakeAt(t);
+}
+} // namespace orrery::sim
