@@ -12,9 +12,10 @@ namespace orrery::store {
 class Connection;
 
 /**
- * Writes one run as it is simulated. Rows go into a transaction that is
- * committed every `batchRows` rows and at the end of every sync() and
- * finish(), so a crash loses at most the last uncommitted batch and the file
+ * Writes one run as it is simulated. Records go into a transaction that is
+ * committed after each kind of record (jobs, intervals, samples, decisions)
+ * once `batchRows` or more are pending, and at the end of every sync() and
+ * finish(), so a crash loses at most the uncommitted records and the file
  * stays consistent. No transaction stays open between calls, so several
  * writers may share one connection (serialised by the caller).
  *
