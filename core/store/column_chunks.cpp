@@ -246,6 +246,7 @@ std::size_t ColumnChunkWriter::writeDecisions(const std::vector<sim::DecisionTim
 std::size_t ColumnChunkWriter::writeJobs(const std::vector<sim::JobRecord>& rows,
                                          const std::vector<std::uint32_t>& order, std::size_t from)
 {
+    // JobRecord marks times that did not happen with -1; the chunk with NaN (chunk_layout.h).
     const auto time = [](double t) { return t >= 0 ? t : chunk::missingTime(); };
     std::size_t written = 0;
     for (const ChunkRange& c : chunksFrom(from, order.size())) {
@@ -268,7 +269,7 @@ std::size_t ColumnChunkWriter::writeJobs(const std::vector<sim::JobRecord>& rows
                                                        j.nodes,
                                                        j.demand,
                                                        j.excludedFromAverage ? 1 : 0};
-            const double doubles[Impl::kJobDoubles] = {j.arrivalS,   time(j.startS), j.finished() ? j.endS : time(-1),
+            const double doubles[Impl::kJobDoubles] = {j.arrivalS,   time(j.startS), time(j.endS),
                                                        j.gpuSeconds, j.costUsd,      j.idealS};
             for (int k = 0; k < Impl::kJobInts; ++k)
                 m->jobInts[static_cast<std::size_t>(k)].push_back(ints[k]);
