@@ -12,16 +12,20 @@ using nlohmann::json;
 std::string describeJson(const json& value)
 {
     switch (value.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
+    case json::value_t::null:
+        return "null";
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::array:
+        return "an array";
     case json::value_t::string: {
         std::string s = value.get<std::string>();
         if (s.size() > 40)
             s = s.substr(0, 37) + "...";
         return "\"" + s + "\"";
     }
-    default: return value.dump();
+    default:
+        return value.dump();
     }
 }
 
@@ -60,8 +64,7 @@ std::string indexPath(const std::string& path, std::size_t index)
     return fmt::format("{}[{}]", path, index);
 }
 
-JsonObject::JsonObject(const json& value, std::string path)
-    : m_value(value), m_path(std::move(path))
+JsonObject::JsonObject(const json& value, std::string path) : m_value(value), m_path(std::move(path))
 {
     if (!m_value.is_object())
         failHere("expected an object, got " + describeJson(m_value));
@@ -74,13 +77,21 @@ std::string JsonObject::childPath(const std::string& key) const
 
 bool JsonObject::has(const std::string& key) const
 {
-    return m_value.contains(key) && !m_value.at(key).is_null();
+    const auto it = m_value.find(key);
+    return it != m_value.end() && !it->is_null();
+}
+
+void JsonObject::know(std::string_view key)
+{
+    if (m_known.empty())
+        m_known.reserve(24);
+    m_known.emplace_back(key);
 }
 
 void JsonObject::allow(std::initializer_list<const char*> keys)
 {
     for (const char* k : keys)
-        m_known.insert(k);
+        know(k);
 }
 
 void JsonObject::fail(const std::string& key, const std::string& message) const
@@ -95,7 +106,7 @@ void JsonObject::failHere(const std::string& message) const
 
 const json& JsonObject::require(const std::string& key)
 {
-    m_known.insert(key);
+    know(key);
     if (!m_value.contains(key))
         fail(key, "missing required field");
     return m_value.at(key);
@@ -103,7 +114,7 @@ const json& JsonObject::require(const std::string& key)
 
 const json* JsonObject::member(const std::string& key)
 {
-    m_known.insert(key);
+    know(key);
     auto it = m_value.find(key);
     if (it == m_value.end() || it->is_null())
         return nullptr;
@@ -120,7 +131,7 @@ std::string JsonObject::string(const std::string& key)
 
 std::string JsonObject::string(const std::string& key, const std::string& fallback)
 {
-    return has(key) ? string(key) : (m_known.insert(key), fallback);
+    return has(key) ? string(key) : (know(key), fallback);
 }
 
 double JsonObject::number(const std::string& key)
@@ -136,7 +147,7 @@ double JsonObject::number(const std::string& key)
 
 double JsonObject::number(const std::string& key, double fallback)
 {
-    return has(key) ? number(key) : (m_known.insert(key), fallback);
+    return has(key) ? number(key) : (know(key), fallback);
 }
 
 double JsonObject::positiveNumber(const std::string& key)
@@ -149,7 +160,7 @@ double JsonObject::positiveNumber(const std::string& key)
 
 double JsonObject::positiveNumber(const std::string& key, double fallback)
 {
-    return has(key) ? positiveNumber(key) : (m_known.insert(key), fallback);
+    return has(key) ? positiveNumber(key) : (know(key), fallback);
 }
 
 double JsonObject::nonNegativeNumber(const std::string& key)
@@ -162,18 +173,16 @@ double JsonObject::nonNegativeNumber(const std::string& key)
 
 double JsonObject::nonNegativeNumber(const std::string& key, double fallback)
 {
-    return has(key) ? nonNegativeNumber(key) : (m_known.insert(key), fallback);
+    return has(key) ? nonNegativeNumber(key) : (know(key), fallback);
 }
 
 long long JsonObject::integer(const std::string& key, long long minimum)
 {
     const json& v = require(key);
-    const bool integral = v.is_number_integer() ||
-                          (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() &&
-                           std::abs(v.get<double>()) < 9e15);
-    const char* what = minimum == 1 ? "a positive integer"
-                       : minimum == 0 ? "a non-negative integer"
-                                      : "an integer";
+    const bool integral =
+        v.is_number_integer() ||
+        (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() && std::abs(v.get<double>()) < 9e15);
+    const char* what = minimum == 1 ? "a positive integer" : minimum == 0 ? "a non-negative integer" : "an integer";
     if (!integral)
         fail(key, fmt::format("expected {}, got {}", what, describeJson(v)));
     const long long n = v.is_number_integer() ? v.get<long long>() : static_cast<long long>(v.get<double>());
@@ -185,13 +194,13 @@ long long JsonObject::integer(const std::string& key, long long minimum)
 
 long long JsonObject::integer(const std::string& key, long long fallback, long long minimum)
 {
-    return has(key) ? integer(key, minimum) : (m_known.insert(key), fallback);
+    return has(key) ? integer(key, minimum) : (know(key), fallback);
 }
 
 bool JsonObject::boolean(const std::string& key, bool fallback)
 {
     if (!has(key)) {
-        m_known.insert(key);
+        know(key);
         return fallback;
     }
     const json& v = require(key);
@@ -203,7 +212,7 @@ bool JsonObject::boolean(const std::string& key, bool fallback)
 std::optional<double> JsonObject::optionalNumber(const std::string& key, double minimum)
 {
     if (!has(key)) {
-        m_known.insert(key);
+        know(key);
         return std::nullopt;
     }
     const double d = number(key);
@@ -232,7 +241,7 @@ std::string JsonObject::choice(const std::string& key, const std::vector<std::st
                                const std::string& fallback)
 {
     if (!has(key)) {
-        m_known.insert(key);
+        know(key);
         return fallback;
     }
     const std::string s = string(key);
@@ -261,10 +270,14 @@ const json& JsonObject::array(const std::string& key)
 void JsonObject::finish() const
 {
     for (auto it = m_value.begin(); it != m_value.end(); ++it) {
-        if (m_known.count(it.key()))
+        if (std::find(m_known.begin(), m_known.end(), it.key()) != m_known.end())
             continue;
         std::string msg = "unknown field";
-        const std::string near = closestMatch(it.key(), {m_known.begin(), m_known.end()});
+        // Sorted and unique, as the set this list replaced gave them: ties resolve as before.
+        std::vector<std::string> candidates = m_known;
+        std::sort(candidates.begin(), candidates.end());
+        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        const std::string near = closestMatch(it.key(), candidates);
         if (!near.empty())
             msg += fmt::format(" (did you mean \"{}\"?)", near);
         fail(it.key(), msg);

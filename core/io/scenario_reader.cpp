@@ -22,7 +22,8 @@ namespace {
 Link readLink(JsonObject& o, const std::string& bandwidthKey, double bandwidthScale)
 {
     Link link;
-    link.kind = linkKindFromString(o.choice("kind", {"pcie", "nvlink", "infinity-fabric", "ethernet", "infiniband"}, "ethernet"));
+    link.kind = linkKindFromString(
+        o.choice("kind", {"pcie", "nvlink", "infinity-fabric", "ethernet", "infiniband"}, "ethernet"));
     link.bandwidthGBps = o.positiveNumber(bandwidthKey) * bandwidthScale;
     link.latencyUs = o.nonNegativeNumber("latency_us", 5.0);
     o.finish();
@@ -70,8 +71,7 @@ Cluster readCluster(JsonObject o, const GpuCatalog& catalog)
     return Cluster(std::move(groups), network, catalog);
 }
 
-template <class F>
-auto rethrowAt(JsonObject& o, const std::string& key, F&& f)
+template <class F> auto rethrowAt(JsonObject& o, const std::string& key, F&& f)
 {
     try {
         return f();
@@ -94,8 +94,8 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
     if (job.deadlineS && *job.deadlineS <= job.arrivalS)
         o.fail("deadline_s", fmt::format("deadline {} is not after the arrival {}", *job.deadlineS, job.arrivalS));
     o.allow({"model", "batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero", "flash_attn",
-             "sequence_parallel", "autocast", "fp32_grads", "gpus", "gpu_type", "duration_s", "reference_gpu", "job_type",
-             "scale_factor", "iterations"});
+             "sequence_parallel", "autocast", "fp32_grads", "gpus", "gpu_type", "duration_s", "reference_gpu",
+             "job_type", "scale_factor", "iterations"});
 
     const bool serverless = o.has("model");
     const bool fixed = o.has("gpus");
@@ -112,7 +112,8 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         c.globalBatch = static_cast<int>(o.integer("batch", 1));
         c.microBatch = static_cast<int>(o.integer("micro_batch", 0, 1));
         if (c.microBatch > c.globalBatch)
-            o.fail("micro_batch", fmt::format("micro batch {} exceeds the global batch {}", c.microBatch, c.globalBatch));
+            o.fail("micro_batch",
+                   fmt::format("micro batch {} exceeds the global batch {}", c.microBatch, c.globalBatch));
         c.seq = static_cast<int>(o.integer("seq", 0, 1));
         c.precision = precisionFromString(o.choice("precision", {"bf16", "fp16", "fp32"}, "bf16"));
         c.optimizer = optimizerFromString(o.choice("optimizer", {"adam", "adamw", "sgd"}, "adam"));
@@ -236,7 +237,8 @@ Scenario parse(const json& doc)
         o.fail("format", "expected \"orrery-scenario\", got \"" + format + "\"");
     const auto version = o.integer("version", 1);
     if (version > kScenarioVersion)
-        o.fail("version", fmt::format("scenario version {} is newer than this Orrery reads ({})", version, kScenarioVersion));
+        o.fail("version",
+               fmt::format("scenario version {} is newer than this Orrery reads ({})", version, kScenarioVersion));
 
     Scenario s;
     s.name = o.string("name", "untitled");
@@ -274,6 +276,7 @@ Scenario parse(const json& doc)
     if (const json* jobs = wo.member("jobs")) {
         if (!jobs->is_array())
             wo.fail("jobs", "expected an array, got " + describeJson(*jobs));
+        s.workload.jobs.reserve(jobs->size());
         for (std::size_t i = 0; i < jobs->size(); ++i) {
             const std::string path = indexPath(wo.childPath("jobs"), i);
             s.workload.jobs.push_back(readJob(JsonObject((*jobs)[i], path), i, models, catalog));
@@ -297,7 +300,8 @@ Scenario parse(const json& doc)
     s.policies = o.stringList("policies");
     for (std::size_t i = 0; i < s.policies.size(); ++i)
         if (!std::regex_match(s.policies[i], policyName))
-            throw Error("", indexPath("policies", i), "expected a policy name such as \"fifo\", got \"" + s.policies[i] + "\"");
+            throw Error("", indexPath("policies", i),
+                        "expected a policy name such as \"fifo\", got \"" + s.policies[i] + "\"");
 
     if (const json* opt = o.member("options")) {
         JsonObject oo(*opt, "options");
@@ -307,7 +311,8 @@ Scenario parse(const json& doc)
         op.restartPenaltyS = oo.nonNegativeNumber("restart_penalty_s", op.restartPenaltyS);
         op.crossNodeSlowdown = oo.positiveNumber("cross_node_slowdown", op.crossNodeSlowdown);
         if (op.crossNodeSlowdown > 1)
-            oo.fail("cross_node_slowdown", fmt::format("expected a rate multiplier in (0, 1], got {}", op.crossNodeSlowdown));
+            oo.fail("cross_node_slowdown",
+                    fmt::format("expected a rate multiplier in (0, 1], got {}", op.crossNodeSlowdown));
         op.gavelCompat = oo.boolean("gavel_compat", false);
         op.throughputs = oo.string("throughputs", "");
         op.referenceGpu = oo.string("reference_gpu", op.referenceGpu);
