@@ -258,6 +258,9 @@ std::size_t ColumnChunkWriter::writeJobs(const std::vector<sim::JobRecord>& rows
         LabelColumn model, user, gpuType;
         for (std::size_t i = c.first; i < c.end; ++i) {
             const std::uint32_t index = order[i];
+            if (index >= static_cast<std::uint32_t>(kMaxJobIndex))
+                throw Error(m->db.path(), "jobs",
+                            fmt::format("job {} is past the {} jobs a run store holds", index, kMaxJobIndex));
             const sim::JobRecord& j = rows[index];
             const std::int32_t ints[Impl::kJobInts] = {static_cast<std::int32_t>(index),
                                                        m->labels.append(j.id),
