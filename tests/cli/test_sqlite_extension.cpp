@@ -264,14 +264,7 @@ store::RunInfo syntheticInfo(const std::string& policy)
  */
 sim::RunResult syntheticRun(std::size_t jobs)
 {
-    sim::RunResult r;
-    r.policy = "fifo";
-    r.seed = 11;
-    r.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
-    r.gpusByType = {4, 2};
-    r.priceUsdPerHourByType = {3.67, 0.4};
-    r.gpuType = {0, 0, 0, 0, 1, 1};
-    r.totalGpus = 6;
+    sim::RunResult r = test::twoNodeRun("fifo", 11);
     const char* models[] = {"gpt2-124m", "bert-large", "gpt2-350m", "resnet50", "llama-7b"};
     for (std::size_t i = 0; i < jobs; ++i) {
         sim::JobRecord j;

@@ -33,17 +33,18 @@ store::RunInfo info(const std::string& policy = "fifo", const std::string& scena
     return i;
 }
 
+/** A store as schema `version` left it, with one scenario 'old' (id 1) and the rows `sql` inserts. */
+void writeOldStore(const std::string& path, int version, const std::string& sql)
+{
+    store::Connection db(path, store::Connection::Mode::ReadWriteCreate);
+    store::migrate(db, version);
+    db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');" + sql);
+}
+
 /** A small, hand-made run: 3 jobs (one unfinished), preemption on GPU 0. */
 sim::RunResult smallRun(const std::string& policy = "fifo")
 {
-    sim::RunResult r;
-    r.policy = policy;
-    r.seed = 7;
-    r.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
-    r.gpusByType = {4, 2};
-    r.priceUsdPerHourByType = {3.67, 0.4};
-    r.gpuType = {0, 0, 0, 0, 1, 1};
-    r.totalGpus = 6;
+    sim::RunResult r = test::twoNodeRun(policy, 7);
     r.jobs = {{"j0", "gpt2-124m", "u1", 0, 0, 100, 2, "a100-40gb-sxm", 0, 200, 0.5, 90},
               {"j,\"1\"", "bert-large", "u2", 10, 50, 300, 1, "mixed", 1, 250, 0.7, 200},
               {"j2", "gpt2-350m", "u1", 20, -1, -1, 0, "", 0, 0, 0, 120}};
@@ -245,15 +246,10 @@ private slots:
     void olderSchemaIsMigratedKeepingRuns()
     {
         const auto p = path("v1.sqlite");
-        {
-            // A store as the first schema version left it, with one run in it.
-            store::Connection db(p, store::Connection::Mode::ReadWriteCreate);
-            store::migrate(db, 1);
-            QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(1));
-            db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');"
-                    "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus, "
-                    "avg_jct_s) VALUES (1, 'fifo', 1, '0.0.1', 't', 'completed', 4, 12.5)");
-        }
+        // A store as the first schema version left it, with one run in it.
+        writeOldStore(p, 1,
+                      "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus, "
+                      "avg_jct_s) VALUES (1, 'fifo', 1, '0.0.1', 't', 'completed', 4, 12.5)");
         store::RunStore s(p);
         QCOMPARE(count(s, "PRAGMA user_version"), std::int64_t(store::schemaVersion()));
         const auto runs = s.listRuns();
@@ -399,17 +395,13 @@ private slots:
     void version2RowsAreMigratedToChunks()
     {
         const auto p = path("v2.sqlite");
-        {
-            // A store as schema version 2 left it: one row per interval, sample and decision.
-            store::Connection db(p, store::Connection::Mode::ReadWriteCreate);
-            store::migrate(db, 2);
-            db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');"
-                    "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus) "
-                    "VALUES (1, 'fifo', 1, '0.1.0', 't', 'completed', 6);"
-                    "INSERT INTO intervals VALUES (1, 0, 0, 0, 0, 50), (1, 1, 1, 4, 10, 30.5);"
-                    "INSERT INTO utilization VALUES (1, 0, 0, 1, '[1,0]'), (1, 1, 10, 2, '[1,1]');"
-                    "INSERT INTO decisions VALUES (1, 0, 0, 1e-5, 2, 0)");
-        }
+        // A store as schema version 2 left it: one row per interval, sample and decision.
+        writeOldStore(p, 2,
+                      "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus) "
+                      "VALUES (1, 'fifo', 1, '0.1.0', 't', 'completed', 6);"
+                      "INSERT INTO intervals VALUES (1, 0, 0, 0, 0, 50), (1, 1, 1, 4, 10, 30.5);"
+                      "INSERT INTO utilization VALUES (1, 0, 0, 1, '[1,0]'), (1, 1, 10, 2, '[1,1]');"
+                      "INSERT INTO decisions VALUES (1, 0, 0, 1e-5, 2, 0)");
         store::RunStore s(p);
         QCOMPARE(count(s, "PRAGMA user_version"), std::int64_t(store::schemaVersion()));
         QCOMPARE(count(s, "SELECT count(*) FROM sqlite_schema WHERE name IN ('intervals', 'utilization', 'decisions')"),
@@ -428,21 +420,18 @@ private slots:
     void version3JobRowsAreMigratedToChunks()
     {
         const auto p = path("v3.sqlite");
-        {
-            // A store as schema version 3 left it: one plain row per job, two runs, gaps in job_index.
-            store::Connection db(p, store::Connection::Mode::ReadWriteCreate);
-            store::migrate(db, 3);
-            db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');"
-                    "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus, "
-                    "job_count) VALUES (1, 'fifo', 1, '0.1.0', 't', 'completed', 6, 3), "
-                    "(1, 'sjf', 1, '0.1.0', 't', 'failed', 6, NULL);"
-                    "INSERT INTO jobs (run_id, job_index, job_id, model, user, arrival_s, start_s, end_s, gpus, "
-                    "gpu_type, restarts, gpu_seconds, cost_usd, ideal_s, nodes, demand, excluded_from_average) VALUES "
-                    "(1, 0, 'a', 'resnet50', 'ann', 0, 5, 105, 2, 'v100', 1, 200, 0.5, 90, 1, 2, 0), "
-                    "(1, 1, 'b', 'gpt2', 'bob', 10, NULL, NULL, 0, '', 0, 0, 0, 50, 0, 4, 0), "
-                    "(1, 2, 'c', 'resnet50', 'ann', 20, 30, NULL, 1, 'k80', 0, 70, 0.07, 60, 1, 1, 1), "
-                    "(2, 4, 'e', 'bert', 'cy', 40, 41, 42.5, 1, 'mixed', 2, 1.5, 0.01, 1, 2, 1, 0)");
-        }
+        // A store as schema version 3 left it: one plain row per job, two runs, gaps in job_index.
+        writeOldStore(
+            p, 3,
+            "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus, "
+            "job_count) VALUES (1, 'fifo', 1, '0.1.0', 't', 'completed', 6, 3), "
+            "(1, 'sjf', 1, '0.1.0', 't', 'failed', 6, NULL);"
+            "INSERT INTO jobs (run_id, job_index, job_id, model, user, arrival_s, start_s, end_s, gpus, "
+            "gpu_type, restarts, gpu_seconds, cost_usd, ideal_s, nodes, demand, excluded_from_average) VALUES "
+            "(1, 0, 'a', 'resnet50', 'ann', 0, 5, 105, 2, 'v100', 1, 200, 0.5, 90, 1, 2, 0), "
+            "(1, 1, 'b', 'gpt2', 'bob', 10, NULL, NULL, 0, '', 0, 0, 0, 50, 0, 4, 0), "
+            "(1, 2, 'c', 'resnet50', 'ann', 20, 30, NULL, 1, 'k80', 0, 70, 0.07, 60, 1, 1, 1), "
+            "(2, 4, 'e', 'bert', 'cy', 40, 41, 42.5, 1, 'mixed', 2, 1.5, 0.01, 1, 2, 1, 0)");
         store::RunStore s(p);
         QCOMPARE(count(s, "PRAGMA user_version"), std::int64_t(store::schemaVersion()));
         QCOMPARE(count(s, "SELECT count(*) FROM sqlite_schema WHERE name = 'jobs'"), std::int64_t(0));

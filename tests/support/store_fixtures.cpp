@@ -26,4 +26,17 @@ store::RunInfo twoNodeRunInfo(const std::string& scenarioName, const std::string
     return i;
 }
 
+sim::RunResult twoNodeRun(const std::string& policy, std::uint64_t seed)
+{
+    sim::RunResult r;
+    r.policy = policy;
+    r.seed = seed;
+    r.gpuTypes = {"a100-40gb-sxm", "rtx2080ti"};
+    r.gpusByType = {4, 2};
+    r.priceUsdPerHourByType = {3.67, 0.4};
+    r.gpuType = {0, 0, 0, 0, 1, 1};
+    r.totalGpus = 6;
+    return r;
+}
+
 } // namespace orrery::test

@@ -3,6 +3,7 @@
 // Fixtures shared by the run-store tests (core and the SQLite extension's).
 
 #include "hardware/gpu_layout.h"
+#include "sim/run_result.h"
 #include "store/run_record.h"
 
 #include <cstdint>
@@ -16,5 +17,8 @@ hardware::GpuLayout twoNodeLayout();
 /** A run on that cluster (3.67 and 0.40 USD per GPU-hour). */
 store::RunInfo twoNodeRunInfo(const std::string& scenarioName, const std::string& scenarioJson,
                               const std::string& policy, std::uint64_t seed);
+
+/** An empty result of `policy` on that cluster: its GPU types, counts, prices and per-GPU types, no records. */
+sim::RunResult twoNodeRun(const std::string& policy, std::uint64_t seed);
 
 } // namespace orrery::test
