@@ -5,6 +5,7 @@
 #include "io/error.h"
 #include "io/scenario.h"
 #include "io/workload_loader.h"
+#include "sched/registry.h"
 #include "util/text.h"
 #include "workload/openb_trace.h"
 #include "workload/pai_trace.h"
@@ -136,7 +137,8 @@ void runImport(const ImportArgs& a)
                                 a.format, util::baseName(a.file), read.jobs.size(), read.rows,
                                 read.skippedWhy.empty() ? "" : " (skipped: " + read.skippedWhy + ")", clusterSource);
     s.workload.jobs = std::move(read.jobs);
-    s.policies = a.policies;
+    for (const auto& p : a.policies)
+        s.policies.push_back(sched::resolvePolicy(p, "--policy").label);
     s.options.gavelCompat = a.gavelCompat;
     if (!a.throughputs.empty())
         s.options.throughputs = relativeTo(a.throughputs, a.output);

@@ -102,7 +102,7 @@ void registerRunsCommands(CLI::App& app)
     auto* list = runs->add_subcommand("list", "List stored runs, oldest first");
     addDbOption(list, la->db);
     list->add_option("--scenario", la->scenario, "Only runs of this scenario (name or content-hash prefix)");
-    list->add_option("--policy", la->policy, "Only runs of this policy");
+    list->add_option("--policy", la->policy, "Only runs of this policy: a name (every parameter setting of it) or a full label such as tiresias:backfill_limit=0");
     list->add_option("--status", la->status, "Only runs with this status: running, completed, cancelled, failed");
     list->add_option("--limit", la->limit, "At most this many runs")->check(CLI::NonNegativeNumber);
     list->add_flag("--json", la->json, "Machine-readable output: {\"runs\": [...]}");

@@ -2,6 +2,7 @@
 #include "run_db.h"
 
 #include "io/error.h"
+#include "io/json_reader.h"
 #include "io/scenario.h"
 #include "metrics/metrics.h"
 #include "sched/registry.h"
@@ -139,6 +140,12 @@ void runSimulate(const SimulateArgs& args)
     std::vector<std::string> policies = args.policies.empty() ? scenario.policies : args.policies;
     if (policies.empty())
         throw Error(args.file, "policies", "no policy to run: give --policy or list some in the scenario");
+    // Checked before anything runs (an unknown policy or parameter is bad input, not a failed run to store), and
+    // canonical, so equal configurations are stored under equal labels.
+    for (std::size_t i = 0; i < policies.size(); ++i)
+        policies[i] = sched::resolvePolicy(policies[i], args.policies.empty() ? io::indexPath("policies", i)
+                                                                              : "--policy")
+                          .label;
     const std::uint64_t seed = args.seedGiven ? args.seed : scenario.options.seed;
     const sim::PreparedWorkload workload = [&] {
         try {
@@ -151,8 +158,6 @@ void runSimulate(const SimulateArgs& args)
     // Opened before anything runs: a foreign or damaged file is refused (exit 2) without simulating.
     std::optional<RunRecorder> recorder;
     if (!args.db.empty()) {
-        for (const auto& p : policies)
-            sched::makePolicy(p); // an unknown name is bad input, not a failed run to store
         recorder.emplace(args.db, scenario, workload, policies, seed, args.threads);
     }
 
@@ -240,7 +245,10 @@ void registerSimulate(CLI::App& app)
     auto args = std::make_shared<SimulateArgs>();
     auto* cmd = app.add_subcommand("simulate", "Simulate a scenario under one or more scheduling policies");
     cmd->add_option("scenario", args->file, "Scenario JSON file ('default' for the embedded one)")->required();
-    cmd->add_option("--policy", args->policies, "Policy to run (repeatable; default: the scenario's policies)");
+    cmd->add_option("--policy", args->policies,
+                    "Policy to run, with optional parameters: NAME[:KEY=VALUE]..., e.g. "
+                    "tiresias:queue_thresholds_s=3600,36000:backfill_limit=0 (repeatable; default: the scenario's "
+                    "policies; `orrery-cli policies` lists the parameters)");
     cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)")->each([args](const std::string&) {
         args->seedGiven = true;
     });

@@ -2,13 +2,13 @@
 
 #include "io/error.h"
 #include "io/json_reader.h"
+#include "sched/registry.h"
 #include "util/embedded.h"
 #include "util/text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <regex>
 #include <unordered_set>
 
 namespace orrery::io {
@@ -229,6 +229,54 @@ GeneratorSpec readGenerator(JsonObject o, const ModelLibrary& models)
     return g;
 }
 
+/**
+ * A `policies` entry: a spec string (`"tiresias"`, `"tiresias:backfill_limit=0"`) or
+ * `{"name": "tiresias", "params": {"queue_thresholds_s": [3600, 36000]}}`. Checked against the policy's
+ * parameter schema here, so `scenario check` refuses what `simulate` would; kept as the canonical label.
+ */
+std::string readPolicy(const json& entry, const std::string& path)
+{
+    if (entry.is_string())
+        return sched::resolvePolicy(entry.get<std::string>(), path).label;
+    if (!entry.is_object())
+        throw Error("", path, "expected a policy name such as \"fifo\" or {\"name\", \"params\"}, got " +
+                                  describeJson(entry));
+    JsonObject o(entry, path);
+    const std::string name = o.string("name");
+    if (name.find(':') != std::string::npos)
+        o.fail("name", "expected a bare policy name (parameters go in \"params\"), got \"" + name + "\"");
+    sched::policyInfo(name, o.childPath("name"));
+    std::string spec = name;
+    if (const json* params = o.member("params")) {
+        if (!params->is_object())
+            o.fail("params", "expected an object of parameter values, got " + describeJson(*params));
+        JsonObject po(*params, o.childPath("params"));
+        for (const auto& [key, value] : params->items()) {
+            std::string text;
+            if (value.is_boolean())
+                text = value.get<bool>() ? "true" : "false";
+            else if (value.is_number())
+                text = fmt::format("{}", value.get<double>());
+            else if (value.is_string())
+                text = value.get<std::string>();
+            else if (value.is_array()) {
+                for (std::size_t i = 0; i < value.size(); ++i) {
+                    if (!value[i].is_number())
+                        throw Error("", indexPath(po.childPath(key), i),
+                                    "expected a number, got " + describeJson(value[i]));
+                    text += (i ? "," : "") + fmt::format("{}", value[i].get<double>());
+                }
+            } else
+                po.fail(key, "expected a number, a list of numbers, true/false or a string, got " + describeJson(value));
+            // One parameter at a time, so an error carries the JSON path of the value that caused it.
+            sched::resolvePolicy(name + ":" + key + "=" + text, po.childPath(key));
+            spec += ":" + key + "=" + text;
+        }
+    }
+    o.finish();
+    return sched::resolvePolicy(spec, path).label;
+}
+
 Scenario parse(const json& doc)
 {
     JsonObject o(doc, "");
@@ -296,12 +344,13 @@ Scenario parse(const json& doc)
         wo.failHere("expected \"jobs\", \"trace\" or \"generator\"");
     wo.finish();
 
-    static const std::regex policyName("[a-z][a-z0-9_+-]*");
-    s.policies = o.stringList("policies");
-    for (std::size_t i = 0; i < s.policies.size(); ++i)
-        if (!std::regex_match(s.policies[i], policyName))
-            throw Error("", indexPath("policies", i),
-                        "expected a policy name such as \"fifo\", got \"" + s.policies[i] + "\"");
+    if (const json* list = o.member("policies")) {
+        if (!list->is_array())
+            o.fail("policies", "expected an array of policy names or {\"name\", \"params\"} objects, got " +
+                                   describeJson(*list));
+        for (std::size_t i = 0; i < list->size(); ++i)
+            s.policies.push_back(readPolicy((*list)[i], indexPath("policies", i)));
+    }
 
     if (const json* opt = o.member("options")) {
         JsonObject oo(*opt, "options");

@@ -1,4 +1,5 @@
 #include "io/scenario.h"
+#include "sched/registry.h"
 
 #include "io/error.h"
 
@@ -19,6 +20,43 @@ using namespace orrery::hardware;
 using namespace orrery::workload;
 
 namespace {
+
+// A bare name stays a string (files written before parameters existed read the same); a label with parameters
+// becomes {"name", "params"} with typed values, the form a user would write.
+json policyToJson(const std::string& spec)
+{
+    const sched::ResolvedPolicy r = sched::resolvePolicy(spec);
+    if (r.given.empty())
+        return r.info->name;
+    json params = json::object();
+    for (const auto& p : r.info->allParams()) {
+        if (!r.params.given(p.name))
+            continue;
+        bool listed = false;
+        for (const auto& [key, text] : r.given)
+            listed = listed || key == p.name;
+        if (!listed)
+            continue; // set by the preset, which is written itself
+        switch (p.type) {
+        case sched::ParamType::Number:
+            params[p.name] = r.params.number(p.name);
+            break;
+        case sched::ParamType::Integer:
+            params[p.name] = r.params.integer(p.name);
+            break;
+        case sched::ParamType::Boolean:
+            params[p.name] = r.params.boolean(p.name);
+            break;
+        case sched::ParamType::NumberList:
+            params[p.name] = r.params.numbers(p.name);
+            break;
+        case sched::ParamType::Choice:
+            params[p.name] = r.params.choice(p.name);
+            break;
+        }
+    }
+    return {{"name", r.info->name}, {"params", std::move(params)}};
+}
 
 json linkToJson(const Link& link, const char* bandwidthKey, double scale)
 {
@@ -180,8 +218,12 @@ json scenarioDocument(const Scenario& s, bool withJobs)
         w["generator"] = gj;
     }
     doc["workload"] = w;
-    if (!s.policies.empty())
-        doc["policies"] = s.policies;
+    if (!s.policies.empty()) {
+        json list = json::array();
+        for (const auto& spec : s.policies)
+            list.push_back(policyToJson(spec));
+        doc["policies"] = std::move(list);
+    }
     doc["options"] = scenarioOptionsToJson(s.options);
     return doc;
 }

@@ -3,6 +3,7 @@
 #include "io/scenario.h"
 #include "sim/view.h"
 
+#include <optional>
 #include <string>
 
 namespace orrery::sched {
@@ -24,6 +25,34 @@ public:
     virtual void onArrival(const sim::View& /*view*/, int /*job*/) {}
     virtual void onCompletion(const sim::View& /*view*/, int /*job*/) {}
     virtual void schedule(sim::Decision& decision) = 0;
+
+    /** Scenario options a policy's parameters replace for its own run (round_s, restart_penalty_s). */
+    struct Overrides
+    {
+        std::optional<double> roundS;
+        std::optional<double> restartPenaltyS;
+    };
+    /** Set by makePolicy(): the canonical spec the run is stored under, and the options it overrides. */
+    void configure(std::string label, Overrides overrides)
+    {
+        m_label = std::move(label);
+        m_overrides = overrides;
+    }
+    /** `tiresias:backfill_limit=0`; the bare name when no parameter differs from its default. */
+    std::string label() const { return m_label.empty() ? name() : m_label; }
+    /** The options this run simulates under: the scenario's, with the policy's overrides. */
+    io::ScenarioOptions effectiveOptions(io::ScenarioOptions options) const
+    {
+        if (m_overrides.roundS)
+            options.roundS = *m_overrides.roundS;
+        if (m_overrides.restartPenaltyS)
+            options.restartPenaltyS = *m_overrides.restartPenaltyS;
+        return options;
+    }
+
+private:
+    std::string m_label;
+    Overrides m_overrides;
 };
 
 } // namespace orrery::sched

@@ -3,44 +3,116 @@
 #include "io/error.h"
 #include "io/json_reader.h"
 
+#include <fmt/format.h>
+
 namespace orrery::sched {
+
+namespace {
+
+template <auto Factory> std::unique_ptr<Policy> withoutParams(const PolicyParams&)
+{
+    return Factory();
+}
+
+// Options every policy may override for its own run, so a sweep can vary them per policy.
+std::vector<ParamSpec> commonParams()
+{
+    ParamSpec round{"round_s",
+                    ParamType::Number,
+                    "",
+                    1e-3,
+                    1e9,
+                    {},
+                    1,
+                    16,
+                    false,
+                    "lease length in seconds of round-based policies and of every policy under gavel_compat; "
+                    "default: the scenario's options.round_s"};
+    ParamSpec restart{"restart_penalty_s",
+                      ParamType::Number,
+                      "",
+                      0,
+                      1e9,
+                      {},
+                      1,
+                      16,
+                      false,
+                      "pause in seconds each time a running job's allocation changes; "
+                      "default: the scenario's options.restart_penalty_s"};
+    return {round, restart};
+}
+
+PolicyInfo entry(std::string name, std::string description, PolicyTraits traits,
+                 std::function<std::unique_ptr<Policy>(const PolicyParams&)> make, std::vector<ParamSpec> params = {},
+                 std::vector<PolicyPreset> presets = {})
+{
+    return {std::move(name), std::move(description), traits, std::move(make), std::move(params), std::move(presets)};
+}
+
+} // namespace
+
+std::vector<ParamSpec> PolicyInfo::allParams() const
+{
+    std::vector<ParamSpec> all = params;
+    if (!presets.empty()) {
+        ParamSpec preset{"preset",  ParamType::Choice,
+                         "default", 0,
+                         0,         {"default"},
+                         1,         16,
+                         false,     "a named set of the parameters above:"};
+        for (const auto& p : presets) {
+            preset.choices.push_back(p.name);
+            preset.help += " " + p.name + " (" + p.help + ");";
+        }
+        preset.help.back() = '.';
+        all.push_back(std::move(preset));
+    }
+    for (auto& c : commonParams())
+        all.push_back(std::move(c));
+    return all;
+}
 
 const std::vector<PolicyInfo>& registeredPolicies()
 {
     // Listed explicitly (not self-registered) so that a static link keeps every policy.
     static const std::vector<PolicyInfo> policies = {
-        {"fifo", "First come, first served on any free GPUs, heterogeneity-agnostic; the head of the queue blocks",
-         makeFifo},
-        {"fifo_perf", "First come, first served on the fastest GPU type that has room for the job (Gavel's FIFO_Perf)",
-         makeFifoPerf},
-        {"sjf", "Shortest job first by oracle run time (ideal duration on its best GPU type), non-preemptive",
-         makeSjf},
-        {"tiresias", "Tiresias discretised 2D-LAS: priority queues on attained GPU-seconds, preemptive", makeTiresias},
-        {"max_min_fairness",
-         "Gavel's max-min fairness without throughput awareness (LAS over equal time shares), in rounds",
-         makeMaxMinFairness},
-        {"max_min_fairness_perf",
-         "Gavel's heterogeneity-aware max-min fairness: LP over normalised throughputs (COIN-OR CLP), in rounds",
-         makeMaxMinFairnessPerf},
-        {"frenzy", "Frenzy: MARP memory-aware plans, HAS best-fit placement over mixed GPU types, FCFS with backfill",
-         makeFrenzy},
-        {"frenzy_exact", "Frenzy with HAS restricted to the best-fitting GPU memory size first (Algorithm 1 read as ==)",
-         makeFrenzyExact},
-        {"frenzy_strict", "Frenzy without backfilling: the first job that fits nowhere blocks the queue",
-         makeFrenzyStrict},
-        {"opportunistic",
-         "Frenzy's baseline: FCFS with backfill, a conservative GPU count, greedily on the most powerful idle GPUs",
-         makeOpportunistic},
+        entry("fifo", "First come, first served on any free GPUs, heterogeneity-agnostic; the head of the queue blocks",
+              {}, withoutParams<makeFifo>),
+        entry("fifo_perf",
+              "First come, first served on the fastest GPU type that has room for the job (Gavel's FIFO_Perf)", {},
+              withoutParams<makeFifoPerf>),
+        entry("sjf", "Shortest job first by oracle run time (ideal duration on its best GPU type), non-preemptive",
+              {.oracle = true}, withoutParams<makeSjf>),
+        entry("tiresias", "Tiresias discretised 2D-LAS: priority queues on attained GPU-seconds, preemptive",
+              {.preemptive = true}, makeTiresias, tiresiasParams(), tiresiasPresets()),
+        entry("max_min_fairness",
+              "Gavel's max-min fairness without throughput awareness (LAS over equal time shares), in rounds",
+              {.preemptive = true, .roundBased = true}, withoutParams<makeMaxMinFairness>),
+        entry("max_min_fairness_perf",
+              "Gavel's heterogeneity-aware max-min fairness: LP over normalised throughputs (COIN-OR CLP), in rounds",
+              {.preemptive = true, .roundBased = true}, withoutParams<makeMaxMinFairnessPerf>),
+        entry("frenzy",
+              "Frenzy: MARP memory-aware plans, HAS best-fit placement over mixed GPU types, FCFS with backfill", {},
+              withoutParams<makeFrenzy>),
+        entry("frenzy_exact",
+              "Frenzy with HAS restricted to the best-fitting GPU memory size first (Algorithm 1 read as ==)", {},
+              withoutParams<makeFrenzyExact>),
+        entry("frenzy_strict", "Frenzy without backfilling: the first job that fits nowhere blocks the queue", {},
+              withoutParams<makeFrenzyStrict>),
+        entry(
+            "opportunistic",
+            "Frenzy's baseline: FCFS with backfill, a conservative GPU count, greedily on the most powerful idle GPUs",
+            {}, withoutParams<makeOpportunistic>),
     };
     return policies;
 }
 
-std::unique_ptr<Policy> makePolicy(const std::string& name)
+const PolicyInfo& policyInfo(const std::string& name, const std::string& where)
 {
     std::vector<std::string> names;
     for (const auto& p : registeredPolicies()) {
         if (p.name == name)
-            return p.make();
+            return p;
         names.push_back(p.name);
     }
     std::string message = "unknown policy \"" + name + "\"";
@@ -52,7 +124,83 @@ std::unique_ptr<Policy> makePolicy(const std::string& name)
         for (const auto& n : names)
             message += " " + n;
     }
-    throw Error("", "policy", message);
+    throw Error("", where, message);
+}
+
+ResolvedPolicy resolvePolicy(const std::string& specText, const std::string& where)
+{
+    const PolicySpec spec = splitPolicySpec(specText, where);
+    ResolvedPolicy r;
+    r.info = &policyInfo(spec.name, where);
+    const std::vector<ParamSpec> schema = r.info->allParams();
+
+    const auto find = [&](const std::string& key) -> const ParamSpec& {
+        for (const auto& p : schema)
+            if (p.name == key)
+                return p;
+        std::vector<std::string> names;
+        for (const auto& p : schema)
+            names.push_back(p.name);
+        std::string message = fmt::format("policy {} has no parameter \"{}\"", spec.name, key);
+        const std::string guess = io::closestMatch(key, names);
+        if (!guess.empty())
+            message += fmt::format(" (did you mean \"{}\"?)", guess);
+        message += names.empty() ? "; it takes none" : fmt::format("; it takes: {}", fmt::join(names, ", "));
+        throw Error("", where, message);
+    };
+
+    // Given values, checked; then the preset's values under them; then the defaults.
+    std::vector<std::pair<const ParamSpec*, ParamValue>> given;
+    for (const auto& [key, text] : spec.params) {
+        const ParamSpec& p = find(key);
+        given.emplace_back(&p, parseParamValue(p, text, spec.name, where));
+    }
+    const PolicyPreset* preset = nullptr;
+    for (const auto& [p, v] : given)
+        if (p->name == "preset")
+            for (const auto& candidate : r.info->presets)
+                if (candidate.name == v.text)
+                    preset = &candidate;
+
+    for (const auto& p : schema) {
+        // The value this parameter has when the spec does not name it.
+        std::optional<ParamValue> base;
+        if (preset)
+            for (const auto& [key, text] : preset->values)
+                if (key == p.name)
+                    base = parseParamValue(p, text, spec.name, "preset " + preset->name);
+        if (!base && !p.defaultValue.empty())
+            base = parseParamValue(p, p.defaultValue, spec.name, "default");
+
+        const ParamValue* mine = nullptr;
+        for (const auto& [gp, v] : given)
+            if (gp == &p)
+                mine = &v;
+        if (mine) {
+            r.params.set(p.name, *mine, true);
+            if (!base || !(*base == *mine))
+                r.given.emplace_back(p.name, formatParamValue(p, *mine));
+        } else if (base) {
+            r.params.set(p.name, *base, preset != nullptr);
+        }
+    }
+    r.label = spec.name;
+    for (const auto& [key, text] : r.given)
+        r.label += ":" + key + "=" + text;
+    return r;
+}
+
+std::unique_ptr<Policy> makePolicy(const std::string& spec)
+{
+    ResolvedPolicy r = resolvePolicy(spec);
+    auto policy = r.info->make(r.params);
+    Policy::Overrides overrides;
+    if (r.params.has("round_s"))
+        overrides.roundS = r.params.number("round_s");
+    if (r.params.has("restart_penalty_s"))
+        overrides.restartPenaltyS = r.params.number("restart_penalty_s");
+    policy->configure(r.label, overrides);
+    return policy;
 }
 
 } // namespace orrery::sched

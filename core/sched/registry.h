@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sched/policy.h"
+#include "sched/policy_params.h"
 
 #include <functional>
 #include <memory>
@@ -9,23 +10,68 @@
 
 namespace orrery::sched {
 
+/** What a policy is, for tests, docs and the GUI, instead of lists of names. */
+struct PolicyTraits
+{
+    bool preemptive = false; ///< may take GPUs from a running job
+    bool roundBased = false; ///< decides every round_s seconds (leases) rather than on events
+    bool oracle = false;     ///< reads the true duration or work of jobs, which a real scheduler cannot know
+};
+
+/** A named set of parameter values (e.g. the semantics of a peer simulator). */
+struct PolicyPreset
+{
+    std::string name;
+    std::string help;
+    std::vector<std::pair<std::string, std::string>> values;
+};
+
 struct PolicyInfo
 {
     std::string name;
     std::string description; ///< one line, for `orrery-cli policies`
-    std::function<std::unique_ptr<Policy>()> make;
+    PolicyTraits traits;
+    std::function<std::unique_ptr<Policy>(const PolicyParams&)> make;
+    std::vector<ParamSpec> params; ///< the policy's own parameters
+    std::vector<PolicyPreset> presets;
+
+    /** Every parameter the policy takes: its own, `preset` when it has presets, then round_s and restart_penalty_s. */
+    std::vector<ParamSpec> allParams() const;
 };
 
 /** Every registered policy, in a stable order. */
 const std::vector<PolicyInfo>& registeredPolicies();
-/** A fresh instance; throws orrery::Error with a "did you mean" suggestion for unknown names. */
-std::unique_ptr<Policy> makePolicy(const std::string& name);
+/** The policy of that name; throws orrery::Error with a "did you mean" suggestion for unknown names. */
+const PolicyInfo& policyInfo(const std::string& name, const std::string& where = "policy");
+
+/** A checked policy spec: which policy, every parameter's value, and the run's canonical label. */
+struct ResolvedPolicy
+{
+    const PolicyInfo* info = nullptr;
+    PolicyParams params;
+    /** `name[:key=value]...` listing, in schema order, only what differs from the defaults: equal configurations
+     *  get equal labels, and a spec without parameters is labelled by the bare name, as before parameters existed. */
+    std::string label;
+    /** The given (non-default) parameters as (name, canonical text), in schema order. */
+    std::vector<std::pair<std::string, std::string>> given;
+};
+
+/**
+ * Checks `spec` (`tiresias`, `tiresias:queue_thresholds_s=3600,36000:backfill_limit=0`): an unknown policy, an
+ * unknown parameter or a value out of range throws orrery::Error at `where`, naming the policy, the parameter and
+ * what is allowed. Values apply over the preset's, which apply over the defaults.
+ */
+ResolvedPolicy resolvePolicy(const std::string& spec, const std::string& where = "policy");
+/** A fresh instance for a spec; its label() is the canonical one. */
+std::unique_ptr<Policy> makePolicy(const std::string& spec);
 
 // One factory per policy file.
 std::unique_ptr<Policy> makeFifo();
 std::unique_ptr<Policy> makeFifoPerf();
 std::unique_ptr<Policy> makeSjf();
-std::unique_ptr<Policy> makeTiresias();
+std::unique_ptr<Policy> makeTiresias(const PolicyParams& params);
+std::vector<ParamSpec> tiresiasParams();
+std::vector<PolicyPreset> tiresiasPresets();
 std::unique_ptr<Policy> makeMaxMinFairness();
 std::unique_ptr<Policy> makeMaxMinFairnessPerf();
 std::unique_ptr<Policy> makeFrenzy();

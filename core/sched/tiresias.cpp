@@ -1,6 +1,6 @@
 #include "sched/registry.h"
 
-#include <array>
+#include <algorithm>
 #include <functional>
 #include <queue>
 #include <set>
@@ -17,15 +17,21 @@ namespace {
  * GPU-seconds (GPUs x time held), discretised into queues; lower queues
  * first, FIFO by arrival inside a queue (the paper's choice, which avoids
  * the thrashing of continuous LAS). Preemptive: the highest-priority waiting
- * job starts as soon as free GPUs plus those of strictly lower-priority
- * running jobs cover it (those are released); when it cannot start even so,
- * up to 64 further waiting jobs may start on free GPUs (backfill, no
+ * job starts as soon as free GPUs plus those of running jobs behind it cover
+ * it (those are released); when it cannot start even so, up to
+ * `backfill_limit` further waiting jobs may start on free GPUs (backfill, no
  * preemption). Heterogeneity-agnostic placement.
  *
- * Thresholds: 3,600 and 36,000 GPU-seconds (1 and 10 GPU-hours), three
- * queues. The paper finds two to three queues enough and sets thresholds from
- * the job-size distribution; these bracket the Philly median and tail. The
- * paper's starvation guard (PromoteKnob) is not modelled.
+ * Parameters (docs/simulator.md, "tiresias"): `queue_thresholds_s`, the queue
+ * boundaries in GPU-seconds (default 3,600 and 36,000: 1 and 10 GPU-hours,
+ * three queues; the paper finds two to three queues enough and sets thresholds
+ * from the job-size distribution; these bracket the Philly median and tail);
+ * `preempt_same_queue`, whether a waiting job may preempt a running job of its
+ * own queue that arrived later (Orrery's default; Tiresias' simulator never
+ * does); `consolidate_max_gpus`, jobs of at most that many GPUs start only
+ * inside one node (Tiresias' YARN-style placement: 4); `backfill_limit`.
+ * Presets `tiresias` and `pollux` set them as those simulators do. The paper's
+ * starvation guard (PromoteKnob) is not modelled.
  *
  * Cost per decision: O(log n) per job started, preempted or demoted (ordered
  * sets of waiting and running jobs, a heap of threshold-crossing times), so a
@@ -34,9 +40,12 @@ namespace {
 class Tiresias : public Policy
 {
 public:
-    static constexpr std::array<double, 2> kThresholdsGpuS = {3600.0, 36000.0};
-    static constexpr int kQueues = static_cast<int>(kThresholdsGpuS.size()) + 1;
-    static constexpr int kBackfill = 64;
+    explicit Tiresias(const PolicyParams& params)
+        : m_thresholdsGpuS(params.numbers("queue_thresholds_s")),
+          m_queues(static_cast<int>(m_thresholdsGpuS.size()) + 1), m_backfill(params.integer("backfill_limit")),
+          m_preemptSameQueue(params.boolean("preempt_same_queue")),
+          m_consolidateMaxGpus(static_cast<int>(params.integer("consolidate_max_gpus")))
+    {}
 
     std::string name() const override { return "tiresias"; }
 
@@ -66,7 +75,8 @@ public:
                 continue; // preempted or finished since
             m_running.erase(key(view, j));
             int& level = m_level[static_cast<std::size_t>(j)];
-            while (level < kQueues - 1 && view.attainedGpuS(j) >= kThresholdsGpuS[static_cast<std::size_t>(level)] - 1e-6)
+            while (level < m_queues - 1 &&
+                   view.attainedGpuS(j) >= m_thresholdsGpuS[static_cast<std::size_t>(level)] - 1e-6)
                 ++level;
             m_running.insert(key(view, j));
             pushCrossing(view, j);
@@ -75,9 +85,9 @@ public:
         int free = 0;
         for (int t = 0; t < view.typeCount(); ++t)
             free += view.freeGpus(t);
-        int tries = 0;
+        long long tries = 0;
         bool headBlocked = false;
-        for (auto it = m_waiting.begin(); it != m_waiting.end() && tries <= kBackfill;) {
+        for (auto it = m_waiting.begin(); it != m_waiting.end() && tries <= m_backfill;) {
             const Key k = *it;
             const int j = std::get<2>(k);
             const int demand = view.job(j).demand;
@@ -85,7 +95,8 @@ public:
                 // Free GPUs of strictly lower-priority running jobs, lowest first.
                 int freed = 0;
                 std::vector<Key> victims;
-                for (auto r = m_running.rbegin(); r != m_running.rend() && free + freed < demand && k < *r; ++r) {
+                for (auto r = m_running.rbegin(); r != m_running.rend() && free + freed < demand && outranks(k, *r);
+                     ++r) {
                     victims.push_back(*r);
                     freed += view.job(std::get<2>(*r)).demand;
                 }
@@ -99,7 +110,7 @@ public:
                     free += freed;
                 }
             }
-            if (demand <= free && decision.place(j)) {
+            if (demand <= free && start(decision, j)) {
                 it = m_waiting.erase(it);
                 m_running.insert(k);
                 free -= static_cast<int>(view.gpusOf(j).size());
@@ -118,21 +129,72 @@ public:
     }
 
 private:
-    using Key = std::tuple<int, double, int>; // (queue, arrival, job)
+    using Key = std::tuple<int, double, int>;         // (queue, arrival, job)
     using Crossing = std::tuple<double, int, double>; // (time, job, allocated since)
 
-    Key key(const sim::View& view, int j) const { return {m_level[static_cast<std::size_t>(j)], view.job(j).arrivalS, j}; }
+    // Lower keys run first; with preempt_same_queue off only a strictly lower queue takes GPUs away.
+    bool outranks(const Key& waiting, const Key& running) const
+    {
+        return m_preemptSameQueue ? waiting < running : std::get<0>(waiting) < std::get<0>(running);
+    }
+
+    bool start(sim::Decision& decision, int j) const
+    {
+        const auto& view = decision.view();
+        const int demand = view.job(j).demand;
+        if (demand > m_consolidateMaxGpus || !fitsOneNode(view, j))
+            return decision.place(j);
+        // A small job waits for one node with room rather than spreading (Tiresias' consolidated placement);
+        // each type is tried, since the first type with room may only have it spread over nodes.
+        const auto& w = view.workload();
+        const auto& cluster = w.cluster();
+        for (int t = 0; t < w.typeCount(); ++t) {
+            if (!w.allowed(j, t) || view.freeGpus(t) < demand)
+                continue;
+            const std::vector<int> gpus = decision.findGpus(j, t);
+            if (gpus.empty())
+                continue;
+            const bool oneNode = std::all_of(gpus.begin(), gpus.end(), [&](int g) {
+                return cluster.nodeOfGpu(g) == cluster.nodeOfGpu(gpus.front());
+            });
+            if (oneNode) {
+                decision.assign(j, gpus);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // A job larger than every node it may use could never start inside one: it is placed as usual.
+    static bool fitsOneNode(const sim::View& view, int j)
+    {
+        const auto& w = view.workload();
+        for (int t = 0; t < w.typeCount(); ++t)
+            if (w.allowed(j, t) && w.maxGpusPerNode(t) >= view.job(j).demand)
+                return true;
+        return false;
+    }
+
+    Key key(const sim::View& view, int j) const
+    {
+        return {m_level[static_cast<std::size_t>(j)], view.job(j).arrivalS, j};
+    }
 
     void pushCrossing(const sim::View& view, int j)
     {
         const int level = m_level[static_cast<std::size_t>(j)];
-        if (level >= kQueues - 1)
+        if (level >= m_queues - 1)
             return;
-        const double toGo = kThresholdsGpuS[static_cast<std::size_t>(level)] - view.attainedGpuS(j);
+        const double toGo = m_thresholdsGpuS[static_cast<std::size_t>(level)] - view.attainedGpuS(j);
         const auto gpus = static_cast<double>(view.gpusOf(j).size());
         m_crossings.emplace(view.nowS() + std::max(toGo, 0.0) / gpus, j, m_since[static_cast<std::size_t>(j)]);
     }
 
+    std::vector<double> m_thresholdsGpuS;
+    int m_queues;
+    long long m_backfill;
+    bool m_preemptSameQueue;
+    int m_consolidateMaxGpus;
     std::vector<int> m_level;
     std::vector<double> m_since;
     std::set<Key> m_waiting;
@@ -142,6 +204,69 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> makeTiresias() { return std::make_unique<Tiresias>(); }
+std::vector<ParamSpec> tiresiasParams()
+{
+    return {
+        {"queue_thresholds_s",
+         ParamType::NumberList,
+         "3600,36000",
+         0,
+         1e12,
+         {},
+         1,
+         16,
+         true,
+         "attained-service boundaries between the priority queues, in GPU-seconds (n values: n+1 queues)"},
+        {"backfill_limit",
+         ParamType::Integer,
+         "64",
+         0,
+         1e9,
+         {},
+         1,
+         16,
+         false,
+         "how many waiting jobs behind a blocked head may start on free GPUs (0: none)"},
+        {"preempt_same_queue",
+         ParamType::Boolean,
+         "true",
+         0,
+         0,
+         {},
+         1,
+         16,
+         false,
+         "a waiting job may preempt a running job of its own queue that arrived after it"},
+        {"consolidate_max_gpus",
+         ParamType::Integer,
+         "0",
+         0,
+         1e6,
+         {},
+         1,
+         16,
+         false,
+         "jobs of at most this many GPUs start only within one node (0: no constraint)"},
+    };
+}
+
+std::vector<PolicyPreset> tiresiasPresets()
+{
+    return {
+        {"tiresias",
+         "Tiresias' simulator: 3,250/7,200 GPU-s, no same-queue preemption, jobs of <= 4 GPUs on one node, "
+         "no backfill limit",
+         {{"queue_thresholds_s", "3250,7200"},
+          {"preempt_same_queue", "false"},
+          {"consolidate_max_gpus", "4"},
+          {"backfill_limit", "1000000000"}}},
+        {"pollux", "Pollux's simulator's tiresias: one queue split at 57,600 GPU-s", {{"queue_thresholds_s", "57600"}}},
+    };
+}
+
+std::unique_ptr<Policy> makeTiresias(const PolicyParams& params)
+{
+    return std::make_unique<Tiresias>(params);
+}
 
 } // namespace orrery::sched

@@ -47,8 +47,8 @@ class Engine
 public:
     Engine(const PreparedWorkload& w, sched::Policy& policy, std::uint64_t seed, const util::Progress& progress,
            const PartialResultFn& onPartial)
-        : w(w), policy(policy), seed(seed), policyName(policy.name()), progress(progress), onPartial(onPartial),
-          opt(w.options()), state(w), view(*this), decision(*this)
+        : w(w), policy(policy), seed(seed), policyName(policy.label()), progress(progress), onPartial(onPartial),
+          opt(policy.effectiveOptions(w.options())), state(w), view(*this), decision(*this)
     {
         const auto n = static_cast<std::size_t>(w.jobCount());
         status.assign(n, JobStatus::Future);

@@ -276,7 +276,8 @@ std::vector<RunRecord> RunStore::listRuns(const RunFilter& filter)
     if (!filter.scenario.empty())
         sql += " AND (s.name = ?1 OR substr(s.content_hash, 1, length(?1)) = ?1)";
     if (!filter.policy.empty())
-        sql += " AND r.policy = ?2";
+        // A bare name takes every parameter setting of that policy; a full label (name:key=value...) just itself.
+        sql += " AND (r.policy = ?2 OR substr(r.policy, 1, length(?2) + 1) = ?2 || ':')";
     if (filter.status)
         sql += " AND r.status = ?3";
     sql += " ORDER BY r.id";

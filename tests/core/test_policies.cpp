@@ -84,7 +84,7 @@ private slots:
         QCOMPARE(names.size(), sched::registeredPolicies().size()); // no duplicates
         for (const auto& p : sched::registeredPolicies()) {
             QVERIFY(!p.description.empty());
-            QCOMPARE(p.make()->name(), p.name);
+            QCOMPARE(sched::makePolicy(p.name)->name(), p.name);
         }
         try {
             sched::makePolicy("fifo_pref");

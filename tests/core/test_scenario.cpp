@@ -158,9 +158,9 @@ std::vector<BadCase> badCases()
         {"negative seed", [](json& j) { j["options"]["seed"] = -1; },
          "bad.json: options.seed: expected a non-negative integer, got -1"},
         {"bad policy name", [](json& j) { j["policies"][0] = "FIFO!"; },
-         "bad.json: policies[0]: expected a policy name such as \"fifo\", got \"FIFO!\""},
+         "bad.json: policies[0]: unknown policy \"FIFO!\" (did you mean \"fifo\"?)"},
         {"policies not strings", [](json& j) { j["policies"][0] = 3; },
-         "bad.json: policies[0]: expected a string, got 3"},
+         "bad.json: policies[0]: expected a policy name such as \"fifo\" or {\"name\", \"params\"}, got 3"},
         {"custom gpu bad memory",
          [](json& j) {
              j["gpus"] = {{{"name", "x1"},

@@ -59,9 +59,19 @@ rc::Gen<Case> genCase()
     });
 }
 
-bool isNonPreemptive(const std::string& policy)
+// Every policy with its defaults, every preset, and parameters that change placement, preemption and pauses.
+std::vector<std::string> propertySpecs()
 {
-    return policy == "fifo" || policy == "fifo_perf" || policy == "sjf";
+    std::vector<std::string> specs;
+    for (const auto& info : sched::registeredPolicies()) {
+        specs.push_back(info.name);
+        for (const auto& preset : info.presets)
+            specs.push_back(info.name + ":preset=" + preset.name);
+    }
+    specs.push_back("tiresias:queue_thresholds_s=100:backfill_limit=0:restart_penalty_s=0");
+    specs.push_back("tiresias:consolidate_max_gpus=2:preempt_same_queue=false");
+    specs.push_back("max_min_fairness_perf:round_s=60:restart_penalty_s=5");
+    return specs;
 }
 
 } // namespace
@@ -77,8 +87,9 @@ private slots:
             const Case c = *genCase();
             const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
             const std::uint64_t seed = *rc::gen::inRange<std::uint64_t>(0, 1000);
-            for (const auto& info : sched::registeredPolicies()) {
-                auto policy = info.make();
+            for (const auto& spec : propertySpecs()) {
+                const sched::PolicyInfo& info = *sched::resolvePolicy(spec).info;
+                auto policy = sched::makePolicy(spec);
                 const auto r = sim::simulate(w, *policy, seed);
 
                 // No GPU is ever held by two jobs: per GPU, intervals never overlap.
@@ -96,7 +107,7 @@ private slots:
                     RC_ASSERT(rec.jctS() >= rec.idealS * (1 - 1e-9));
                     // Held GPU time can never be less than the work at the best possible rate.
                     if (rec.gpuSeconds < rec.demand * rec.idealS * (1 - 1e-9)) {
-                        RC_LOG() << info.name << " job " << j << " type " << rec.gpuType << " gpus " << rec.gpus
+                        RC_LOG() << spec << " job " << j << " type " << rec.gpuType << " gpus " << rec.gpus
                                  << " nodes " << rec.nodes << " demand " << rec.demand << " start " << rec.startS
                                  << " end " << rec.endS << " ideal " << rec.idealS << " compat " << c.options.gavelCompat
                                  << " restarts " << rec.restarts << "\n";
@@ -106,7 +117,7 @@ private slots:
                             RC_LOG() << jb.id << " a=" << jb.arrivalS << " g=" << jb.gpus << " d=" << jb.durationS << " ref=" << jb.referenceGpu << "\n";
                     }
                     RC_ASSERT(rec.gpuSeconds >= rec.demand * rec.idealS * (1 - 1e-9));
-                    if (isNonPreemptive(info.name) && !c.options.gavelCompat && rec.gpuType != "mixed") {
+                    if (!info.traits.preemptive && !c.options.gavelCompat && rec.gpuType != "mixed") {
                         // One allocation for its whole life: GPU-seconds = GPUs x work / rate.
                         RC_ASSERT(rec.restarts == 0);
                         const auto& job = w.job(static_cast<int>(j));
@@ -123,7 +134,7 @@ private slots:
                     }
                 }
                 // Same seed, same run.
-                auto again = info.make();
+                auto again = sched::makePolicy(spec);
                 const auto r2 = sim::simulate(w, *again, seed);
                 RC_ASSERT(r2.intervals.size() == r.intervals.size());
                 for (std::size_t i = 0; i < r.intervals.size(); ++i) {
