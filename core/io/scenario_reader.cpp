@@ -3,6 +3,7 @@
 #include "io/error.h"
 #include "io/json_reader.h"
 #include "sched/registry.h"
+#include "sim/switch_cost.h"
 #include "util/embedded.h"
 #include "util/text.h"
 
@@ -358,6 +359,18 @@ Scenario parse(const json& doc)
         op.seed = static_cast<std::uint64_t>(oo.integer("seed", 0, 0));
         op.roundS = oo.positiveNumber("round_s", op.roundS);
         op.restartPenaltyS = oo.nonNegativeNumber("restart_penalty_s", op.restartPenaltyS);
+        op.restartModel = oo.choice("restart_model", sim::restartModels(), op.restartModel);
+        op.loadTimeS = oo.nonNegativeNumber("load_time_s", op.loadTimeS);
+        if (const json* byModel = oo.member("restart_s_by_model")) {
+            if (!byModel->is_object())
+                oo.fail("restart_s_by_model", "expected an object of model name: seconds, got " + describeJson(*byModel));
+            JsonObject bo(*byModel, oo.childPath("restart_s_by_model"));
+            for (const auto& [name, value] : byModel->items()) {
+                if (!models.find(name))
+                    rethrowAt(bo, name, [&] { return models.at(name).name; });
+                op.restartSByModel[models.at(name).name] = bo.nonNegativeNumber(name);
+            }
+        }
         op.crossNodeSlowdown = oo.positiveNumber("cross_node_slowdown", op.crossNodeSlowdown);
         if (op.crossNodeSlowdown > 1)
             oo.fail("cross_node_slowdown",

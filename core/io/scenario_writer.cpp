@@ -240,6 +240,13 @@ json scenarioOptionsToJson(const ScenarioOptions& o)
                 {"reference_gpu", o.referenceGpu}};
     if (!o.throughputs.empty())
         opt["throughputs"] = o.throughputs;
+    // Written only when set, so a scenario without them keeps its text, and its content hash in run stores.
+    if (o.restartModel != "constant")
+        opt["restart_model"] = o.restartModel;
+    if (!o.restartSByModel.empty())
+        opt["restart_s_by_model"] = o.restartSByModel;
+    if (o.loadTimeS != 0)
+        opt["load_time_s"] = o.loadTimeS;
     return opt;
 }
 

@@ -31,12 +31,14 @@ public:
     {
         std::optional<double> roundS;
         std::optional<double> restartPenaltyS;
+        std::optional<std::string> restartModel;
+        std::optional<double> loadTimeS;
     };
     /** Set by makePolicy(): the canonical spec the run is stored under, and the options it overrides. */
     void configure(std::string label, Overrides overrides)
     {
         m_label = std::move(label);
-        m_overrides = overrides;
+        m_overrides = std::move(overrides);
     }
     /** `tiresias:backfill_limit=0`; the bare name when no parameter differs from its default. */
     std::string label() const { return m_label.empty() ? name() : m_label; }
@@ -47,6 +49,10 @@ public:
             options.roundS = *m_overrides.roundS;
         if (m_overrides.restartPenaltyS)
             options.restartPenaltyS = *m_overrides.restartPenaltyS;
+        if (m_overrides.restartModel)
+            options.restartModel = *m_overrides.restartModel;
+        if (m_overrides.loadTimeS)
+            options.loadTimeS = *m_overrides.loadTimeS;
         return options;
     }
 

@@ -2,6 +2,7 @@
 
 #include "io/error.h"
 #include "io/json_reader.h"
+#include "sim/switch_cost.h"
 
 #include <fmt/format.h>
 
@@ -39,7 +40,28 @@ std::vector<ParamSpec> commonParams()
                       false,
                       "pause in seconds each time a running job's allocation changes; "
                       "default: the scenario's options.restart_penalty_s"};
-    return {round, restart};
+    ParamSpec model{"restart_model",
+                    ParamType::Choice,
+                    "",
+                    0,
+                    0,
+                    sim::restartModels(),
+                    1,
+                    16,
+                    false,
+                    "form of the pause a changed allocation costs (docs/simulator.md, \"Switch costs\"); "
+                    "default: the scenario's options.restart_model"};
+    ParamSpec load{"load_time_s",
+                   ParamType::Number,
+                   "",
+                   0,
+                   1e9,
+                   {},
+                   1,
+                   16,
+                   false,
+                   "pause in seconds at a job's first start; default: the scenario's options.load_time_s"};
+    return {round, restart, model, load};
 }
 
 PolicyInfo entry(std::string name, std::string description, PolicyTraits traits,
@@ -199,6 +221,10 @@ std::unique_ptr<Policy> makePolicy(const std::string& spec)
         overrides.roundS = r.params.number("round_s");
     if (r.params.has("restart_penalty_s"))
         overrides.restartPenaltyS = r.params.number("restart_penalty_s");
+    if (r.params.has("restart_model"))
+        overrides.restartModel = r.params.choice("restart_model");
+    if (r.params.has("load_time_s"))
+        overrides.loadTimeS = r.params.number("load_time_s");
     policy->configure(r.label, overrides);
     return policy;
 }

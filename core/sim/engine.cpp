@@ -1,5 +1,7 @@
 #include "sim/engine.h"
 
+#include "sim/switch_cost.h"
+
 namespace orrery::sim::detail {
 
 void Engine::advance(int j)
@@ -199,11 +201,11 @@ void Engine::commit()
             rec.gpus = static_cast<int>(cur.size());
             rec.gpuType = type >= 0 ? w.type(type).name : "mixed";
             rec.nodes = nodes;
-            resumeAt[i] = now;
         } else {
             ++rec.restarts;
-            resumeAt[i] = now + opt.restartPenaltyS;
         }
+        resumeAt[i] = now + SwitchCost(opt).pauseS({first, static_cast<int>(old.size()), static_cast<int>(cur.size()),
+                                                    false, w.jobs()[i].model});
         progressAt[i] = now;
         allocSince[i] = now;
         heap.push({finishTime(j), Completion, j, version[i]});

@@ -14,8 +14,10 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
     : m_cluster(std::move(cluster)), m_options(std::move(options)), m_jobs(std::move(jobs)), m_source(std::move(source))
 {
     if (m_options.gavelCompat) {
-        // Gavel: preemption and migration are free, and its single-GPU "servers" know no locality.
+        // Gavel: preemption, migration and first starts are free, and its single-GPU "servers" know no locality.
         m_options.restartPenaltyS = 0;
+        m_options.restartModel = "constant";
+        m_options.loadTimeS = 0;
         m_options.crossNodeSlowdown = 1;
     }
     const auto& present = m_cluster.presentTypes();

@@ -78,7 +78,7 @@ private slots:
         const auto unknown = runCommand({cliPath(), "simulate", "default", "--policy", "fifo:backfill_limit=1"});
         QCOMPARE(unknown.exitCode, 2);
         QCOMPARE(unknown.err, std::string("orrery-cli: --policy: policy fifo has no parameter \"backfill_limit\"; it "
-                                          "takes: round_s, restart_penalty_s\n"));
+                                          "takes: round_s, restart_penalty_s, restart_model, load_time_s\n"));
     }
 };
 

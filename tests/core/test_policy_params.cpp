@@ -126,7 +126,8 @@ private slots:
         QCOMPARE(err("tiresias:queue_thresold_s=1"),
                  std::string("--policy: policy tiresias has no parameter \"queue_thresold_s\" (did you mean "
                              "\"queue_thresholds_s\"?); it takes: queue_thresholds_s, backfill_limit, "
-                             "preempt_same_queue, consolidate_max_gpus, preset, round_s, restart_penalty_s"));
+                             "preempt_same_queue, consolidate_max_gpus, preset, round_s, restart_penalty_s, "
+                             "restart_model, load_time_s"));
         QCOMPARE(err("fifo:round_s=nan"),
                  std::string("--policy: policy fifo parameter round_s: expected a number in [0.001, 1000000000], got "
                              "\"nan\""));

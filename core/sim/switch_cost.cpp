@@ -1,0 +1,32 @@
+#include "sim/switch_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace orrery::sim {
+
+const std::vector<std::string>& restartModels()
+{
+    static const std::vector<std::string> models = {"constant", "chronus", "unisched", "by_model"};
+    return models;
+}
+
+double SwitchCost::pauseS(const SwitchEvent& e) const
+{
+    const io::ScenarioOptions& o = *m_options;
+    if (e.firstStart)
+        return o.loadTimeS;
+    const double log2g = std::log2(static_cast<double>(std::max(e.newGpus, 1)));
+    if (o.restartModel == "chronus")
+        return 30.0 * (1.0 + log2g);
+    if (o.restartModel == "unisched")
+        return 16.0 + 1.5 * log2g;
+    if (o.restartModel == "by_model") {
+        const auto it = o.restartSByModel.find(std::string(e.model));
+        if (it != o.restartSByModel.end())
+            return it->second;
+    }
+    return o.restartPenaltyS;
+}
+
+} // namespace orrery::sim
