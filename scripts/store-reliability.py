@@ -133,7 +133,7 @@ def writers(cli, work, count):
     ok = True
     for phase in ("new file", "existing file"):
         t0 = time.monotonic()
-        procs = [subprocess.Popen([cli, "simulate", scen, "--policy", ["fifo", "sjf", "tiresias", "las"][i % 4],
+        procs = [subprocess.Popen([cli, "simulate", scen, "--policy", ["fifo", "sjf", "tiresias", "max_min_fairness"][i % 4],
                                    "--db", db], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                  for i in range(count)]
         errors = [(p.wait(), p.stderr.read()) for p in procs]
