@@ -218,16 +218,21 @@ void RunStore::refuseIfDamaged()
             problem = s.columnText(0);
         if (problem == "ok")
             return;
+        // One line: the report starts with a "*** in database main ***" line of its own.
+        static constexpr std::string_view kPrefix = "*** in database main ***\n";
+        if (problem.starts_with(kPrefix))
+            problem.erase(0, kPrefix.size());
+        std::replace(problem.begin(), problem.end(), '\n', ' ');
     } catch (const Error& e) {
         problem = e.what(); // SQLITE_CORRUPT on the way: as damaged as a failed check
     }
     throw Error(m_path, "",
                 fmt::format("the run store is damaged (quick_check: {}); nothing was written to it. Its runs can still "
-                            "be read (orrery-cli runs list --db FILE). To store runs again, copy what is readable "
+                            "be read (orrery-cli runs list --db {}). To store runs again, copy what is readable "
                             "into a new store and use that: sqlite3 {} .dump | sed 's/^ROLLBACK; -- due to errors$/"
                             "COMMIT;/' | sqlite3 recovered.sqlite && sqlite3 recovered.sqlite 'PRAGMA application_id "
                             "= {}; PRAGMA user_version = {}' (see docs/database.md, \"Damaged stores\")",
-                            problem, m_path, kApplicationId, schemaVersion()));
+                            problem, m_path, m_path, kApplicationId, schemaVersion()));
 }
 
 void RunStore::markDeadWriters(RunRecord& r) const
