@@ -43,7 +43,7 @@ void listRuns(const ListArgs& a)
     std::vector<store::RunRecord> runs;
     // Nothing stored yet at the default location is an empty list; a named file must exist.
     if (!a.db.empty() || std::filesystem::exists(store::defaultDatabasePath()))
-        runs = openRunStore(a.db, true).listRuns(filter);
+        runs = openRunStoreForReading(a.db).listRuns(filter);
     if (a.json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& r : runs)
@@ -120,7 +120,7 @@ void registerRunsCommands(CLI::App& app)
     addDbOption(show, sa->db);
     show->add_flag("--json", sa->json, "Everything the GUI shows: record, metrics, GPUs, jobs, intervals, utilisation, decisions");
     show->callback([sa] {
-        auto db = openRunStore(sa->db, true);
+        auto db = openRunStoreForReading(sa->db);
         const auto run = db.loadRun(sa->id);
         const auto cmp = store::compareRuns(db, {sa->id});
         if (sa->json) {
@@ -139,9 +139,14 @@ void registerRunsCommands(CLI::App& app)
             std::cout << "error: " << r.error << '\n';
         std::cout << fmt::format("started {}, finished {}; seed {}; orrery {}\n", r.startedAt,
                                  r.finishedAt.empty() ? "-" : r.finishedAt, r.seed, r.orreryVersion);
-        std::cout << fmt::format("{} GPUs on {} nodes; {} jobs, {} intervals, {} utilisation samples, {} decisions\n\n",
-                                 run.layout.gpuCount(), run.layout.nodeNames.size(), run.result.jobs.size(),
-                                 run.result.intervals.size(), run.result.utilization.size(), run.result.decisions.size());
+        std::cout << fmt::format("{} GPUs on {} nodes; {} jobs, {} intervals, {} utilisation samples, {} decisions\n",
+                                 run.layout.gpuCount(), run.layout.nodeNames.size(), run.storedJobCount(),
+                                 run.result.intervals.size(), run.result.utilization.size(),
+                                 run.result.decisions.size());
+        if (run.partial)
+            std::cout << "partial: the run did not end; only the jobs that had finished were stored, and the "
+                         "metrics cover those\n";
+        std::cout << '\n';
         Table t({"metric", "value"});
         for (std::size_t m = 0; m < cmp.metrics.size(); ++m)
             t.add({cmp.metrics[m], fmtOpt(cmp.values[0][m], "{:.6g}")});
@@ -161,7 +166,7 @@ void registerRunsCommands(CLI::App& app)
     compare->add_flag("--json", ca->json, "Machine-readable output");
     compare->add_option("-o,--output", ca->output, "Also write the table as CSV to this file");
     compare->callback([ca] {
-        auto db = openRunStore(ca->db, true);
+        auto db = openRunStoreForReading(ca->db);
         const auto cmp = store::compareRuns(db, ca->ids);
         if (!ca->output.empty())
             writeOutput(ca->output, [&](std::ostream& out) { io::writeComparisonCsv(out, cmp); });
@@ -198,8 +203,12 @@ void registerRunsCommands(CLI::App& app)
         ->check(CLI::IsMember({"jobs", "intervals", "utilization"}));
     exp->add_option("-o,--output", ea->output, "Output file ('-' or absent: standard output)");
     exp->callback([ea] {
-        auto db = openRunStore(ea->db, true);
+        auto db = openRunStoreForReading(ea->db);
         const auto run = db.loadRun(ea->id);
+        if (run.partial)
+            std::cerr << fmt::format("orrery-cli: run {} is partial (it did not end): the export holds the {} jobs it "
+                                     "stored, those that had finished\n",
+                                     ea->id, run.storedJobCount());
         writeOutput(ea->output, [&](std::ostream& out) {
             if (ea->format == "chrome-trace")
                 io::writeChromeTrace(out, run.result, run.layout);
@@ -208,7 +217,7 @@ void registerRunsCommands(CLI::App& app)
             else if (ea->what == "utilization")
                 io::writeUtilizationCsv(out, run.result);
             else
-                io::writeJobsCsv(out, run.result);
+                io::writeJobsCsv(out, run.result, &run.jobStored);
         });
     });
 
@@ -222,7 +231,7 @@ void registerRunsCommands(CLI::App& app)
     del->add_option("ids", da->ids, "Run ids")->required();
     addDbOption(del, da->db);
     del->callback([da] {
-        auto db = openRunStore(da->db, true);
+        auto db = openExistingRunStoreForWriting(da->db);
         for (const auto id : da->ids) {
             if (!db.deleteRun(id))
                 throw Error(db.path(), "run", fmt::format("no run with id {}", id));

@@ -43,6 +43,7 @@ struct SimulateArgs
     int threads = 1;
     bool json = false;
     std::string db; ///< run store; empty: runs are not stored
+    double lockTimeoutS = kDefaultLockTimeoutS;
 };
 
 /**
@@ -57,8 +58,8 @@ public:
     static constexpr double kSyncS = 0.25;
 
     RunRecorder(const std::string& path, const io::Scenario& scenario, const sim::PreparedWorkload& workload,
-                const std::vector<std::string>& policies, std::uint64_t seed, int threads)
-        : m_store(openRunStore(path, false)), m_lastSync(policies.size())
+                const std::vector<std::string>& policies, std::uint64_t seed, int threads, double lockTimeoutS)
+        : m_store(openRunStoreForWriting(path, lockTimeoutS)), m_lastSync(policies.size())
     {
         store::RunInfo info;
         info.scenarioName = scenario.name;
@@ -91,11 +92,27 @@ public:
                                 results[i].cancelled ? store::RunStatus::Cancelled : store::RunStatus::Completed);
     }
 
-    void fail(const std::string& error)
+    /**
+     * Records `error` in every run not yet ended. Called while an exception is being handled, so it must
+     * not throw: a failure to record (often the same cause, e.g. a lock still held) is reported on stderr,
+     * and the original error stays the one the command reports.
+     */
+    void fail(const std::string& error) noexcept
     {
-        for (auto& w : m_writers)
-            if (!w.finished())
-                w.fail(error);
+        for (auto& w : m_writers) {
+            try {
+                if (!w.finished())
+                    w.fail(error);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr,
+                             "orrery-cli: could not record the failure of run %lld in %s (%s); it stays 'running' "
+                             "until the store is next opened for writing, which marks it failed ('interrupted')\n",
+                             static_cast<long long>(w.runId()), m_store.path().c_str(), e.what());
+            } catch (...) {
+                std::fprintf(stderr, "orrery-cli: could not record the failure of run %lld in %s\n",
+                             static_cast<long long>(w.runId()), m_store.path().c_str());
+            }
+        }
     }
 
     std::int64_t runId(std::size_t run) const { return m_writers[run].runId(); }
@@ -158,7 +175,7 @@ void runSimulate(const SimulateArgs& args)
     // Opened before anything runs: a foreign or damaged file is refused (exit 2) without simulating.
     std::optional<RunRecorder> recorder;
     if (!args.db.empty()) {
-        recorder.emplace(args.db, scenario, workload, policies, seed, args.threads);
+        recorder.emplace(args.db, scenario, workload, policies, seed, args.threads, args.lockTimeoutS);
     }
 
     std::stop_source stop;
@@ -196,8 +213,14 @@ void runSimulate(const SimulateArgs& args)
         throw;
     }
     std::signal(SIGINT, previous);
-    if (recorder)
-        recorder->finish(runs);
+    try {
+        if (recorder)
+            recorder->finish(runs);
+    } catch (const std::exception& e) {
+        // E.g. a lock held too long: the cause goes into the runs not yet ended, not a generic message.
+        recorder->fail(e.what());
+        throw;
+    }
     if (bar)
         std::fprintf(stderr, "\r%*s\r", 40, "");
 
@@ -255,6 +278,11 @@ void registerSimulate(CLI::App& app)
     cmd->add_option("--threads", args->threads, "Policies to simulate in parallel")->check(CLI::PositiveNumber);
     cmd->add_flag("--json", args->json, "Machine-readable output: {\"runs\": [...]}");
     addDbOption(cmd, args->db)->description("Store every run, as it progresses, in this run store (SQLite)");
+    cmd->add_option("--lock-timeout", args->lockTimeoutS,
+                    fmt::format("Seconds to wait for another process's lock on the run store before failing the "
+                                "run (default {:g})",
+                                kDefaultLockTimeoutS))
+        ->check(CLI::PositiveNumber);
     cmd->callback([args] { runSimulate(*args); });
 }
 

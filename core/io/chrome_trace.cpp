@@ -75,7 +75,9 @@ void writeChromeTrace(std::ostream& out, const sim::RunResult& run, const hardwa
             continue;
         lastGpu = iv.gpu;
         lastEnd = end;
-        const bool known = iv.job >= 0 && static_cast<std::size_t>(iv.job) < run.jobs.size();
+        // An empty id is a job an interrupted run never stored (StoredRun::jobStored): named by index too.
+        const bool known = iv.job >= 0 && static_cast<std::size_t>(iv.job) < run.jobs.size() &&
+                           !run.jobs[static_cast<std::size_t>(iv.job)].id.empty();
         const std::string id = known ? run.jobs[static_cast<std::size_t>(iv.job)].id : fmt::format("#{}", iv.job);
         const std::string model = known ? run.jobs[static_cast<std::size_t>(iv.job)].model : std::string();
         event(fmt::format(

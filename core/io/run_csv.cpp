@@ -4,7 +4,7 @@
 
 namespace orrery::io {
 
-void writeJobsCsv(std::ostream& out, const sim::RunResult& run)
+void writeJobsCsv(std::ostream& out, const sim::RunResult& run, const std::vector<char>* stored)
 {
     CsvWriter csv(out);
     for (const char* h : {"job_index", "job_id", "model", "user", "arrival_s", "start_s", "end_s", "queue_s", "jct_s",
@@ -12,6 +12,8 @@ void writeJobsCsv(std::ostream& out, const sim::RunResult& run)
         csv.field(h);
     csv.endRow();
     for (std::size_t i = 0; i < run.jobs.size(); ++i) {
+        if (stored && (i >= stored->size() || !(*stored)[i]))
+            continue;
         const auto& j = run.jobs[i];
         const bool started = j.startS >= 0;
         csv.field(static_cast<long long>(i)).field(j.id).field(j.model).field(j.user).field(j.arrivalS);

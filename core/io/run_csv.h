@@ -15,7 +15,8 @@ namespace orrery::io {
  * values (a job that never started or finished) are empty fields. Column lists
  * are documented in docs/database.md, next to the tables they mirror.
  */
-void writeJobsCsv(std::ostream& out, const sim::RunResult& run);
+/** `stored` (StoredRun::jobStored), when given, leaves out the jobs an interrupted run never stored. */
+void writeJobsCsv(std::ostream& out, const sim::RunResult& run, const std::vector<char>* stored = nullptr);
 void writeIntervalsCsv(std::ostream& out, const sim::RunResult& run, const hardware::GpuLayout& layout);
 void writeUtilizationCsv(std::ostream& out, const sim::RunResult& run);
 /** One row per run: run_id, scenario, policy, status, seed, then the comparison's metric columns. */

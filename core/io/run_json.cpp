@@ -56,6 +56,9 @@ nlohmann::json storedRunToJson(const store::StoredRun& run)
     }
     nlohmann::json jobs = nlohmann::json::array();
     for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+        // Jobs an interrupted run never stored are left out, not shown as empty placeholders.
+        if (i < run.jobStored.size() && !run.jobStored[i])
+            continue;
         const auto& j = r.jobs[i];
         jobs.push_back({{"job_index", i},
                         {"job_id", j.id},
@@ -84,6 +87,7 @@ nlohmann::json storedRunToJson(const store::StoredRun& run)
         decisions.push_back(
             {{"sim_time_s", d.simTimeS}, {"wall_s", d.wallS}, {"queued", d.queued}, {"running", d.running}});
     return {{"run", runRecordToJson(run.record)},
+            {"partial", run.partial},
             {"gpus", gpus},
             {"jobs", jobs},
             {"intervals", intervals},

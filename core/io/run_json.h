@@ -11,6 +11,8 @@ nlohmann::json runRecordToJson(const store::RunRecord& record);
 /**
  * Everything the GUI shows about one run: the record, the GPUs, and the job,
  * interval, utilisation and decision columns (units in the key names).
+ * `partial` is true for a run that did not end: its `jobs` hold only the
+ * jobs it stored (those that had finished), each with its job_index.
  */
 nlohmann::json storedRunToJson(const store::StoredRun& run);
 

@@ -412,7 +412,7 @@ std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string
 }
 
 std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, std::int64_t runId,
-                                     std::size_t expectedJobs)
+                                     std::size_t expectedJobs, std::vector<char>* stored)
 {
     std::vector<sim::JobRecord> out(expectedJobs);
     std::vector<char> seen(expectedJobs, 0);
@@ -471,6 +471,10 @@ std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, st
             j.costUsd = doubles[4][i];
             j.idealS = doubles[5][i];
         }
+    }
+    if (stored) {
+        seen.resize(out.size(), 0);
+        *stored = std::move(seen);
     }
     return out;
 }

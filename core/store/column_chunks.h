@@ -60,10 +60,11 @@ std::vector<sim::UtilizationSample> readUtilization(Connection& db, const std::s
 std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string& path, std::int64_t runId);
 /**
  * A run's job records, each at its job_index; jobs an interrupted run never wrote stay default (empty
- * id). `expectedJobs` sizes the result when known (the run's job_count).
+ * id). `expectedJobs` sizes the result when known (the run's job_count). `stored`, when given, gets 1
+ * for each job_index the store holds, 0 for the default ones.
  */
 std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, std::int64_t runId,
-                                     std::size_t expectedJobs = 0);
+                                     std::size_t expectedJobs = 0, std::vector<char>* stored = nullptr);
 
 /** Number of records a run's chunks of `table` hold (job_chunks, interval_chunks, utilization_chunks or
  * decision_chunks). */

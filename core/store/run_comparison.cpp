@@ -3,6 +3,8 @@
 #include "metrics/metrics.h"
 #include "store/run_store.h"
 
+#include <optional>
+
 
 namespace orrery::store {
 
@@ -10,7 +12,16 @@ namespace {
 
 std::vector<std::optional<double>> metricsOf(const StoredRun& run)
 {
-    const metrics::Summary s = metrics::summarize(run.result);
+    // A partial run's placeholders (jobs it never stored) would count as jobs that arrived at 0 and never ran.
+    std::optional<sim::RunResult> stored;
+    if (run.partial) {
+        stored = run.result;
+        stored->jobs.clear();
+        for (std::size_t i = 0; i < run.result.jobs.size(); ++i)
+            if (i < run.jobStored.size() && run.jobStored[i])
+                stored->jobs.push_back(run.result.jobs[i]);
+    }
+    const metrics::Summary s = metrics::summarize(stored ? *stored : run.result);
     const bool any = s.jobsCompleted > 0;
     auto ifAny = [any](double v) { return any ? std::optional<double>(v) : std::nullopt; };
     return {static_cast<double>(s.jobs), static_cast<double>(s.jobsCompleted), ifAny(s.avgJctS), ifAny(s.p50JctS),

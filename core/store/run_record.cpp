@@ -4,6 +4,8 @@
 #include "io/error.h"
 #include "sim/prepared_workload.h"
 
+#include <algorithm>
+
 namespace orrery::store {
 
 const char* toString(RunStatus status)
@@ -40,6 +42,11 @@ RunStatus runStatusFromString(const std::string& name)
         if (name == toString(s))
             return s;
     throw Error("", "status", "expected running, completed, cancelled or failed, got \"" + name + "\"");
+}
+
+std::size_t StoredRun::storedJobCount() const
+{
+    return static_cast<std::size_t>(std::count(jobStored.begin(), jobStored.end(), 1));
 }
 
 } // namespace orrery::store

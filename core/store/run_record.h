@@ -77,8 +77,16 @@ struct RunFilter
 struct StoredRun
 {
     RunRecord record;
+    /**
+     * Holds every job's record, except in an interrupted run: its writer stores a job once the job has
+     * finished, so the jobs that had not are absent. Their places in result.jobs (job indices stay what
+     * the intervals refer to) hold default records, and jobStored tells them apart.
+     */
     sim::RunResult result;
     hardware::GpuLayout layout;
+    std::vector<char> jobStored; ///< per result.jobs entry: 1 when the store holds the record
+    bool partial = false;        ///< some job records are absent (the run did not end)
+    std::size_t storedJobCount() const;
 };
 
 } // namespace orrery::store

@@ -10,16 +10,20 @@
 #include "util/hash.h"
 #include "version.h"
 
+#include <sqlite3.h>
+
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <thread>
 
 namespace orrery::store {
 
@@ -139,28 +143,105 @@ RunRecord readRecord(const Statement& s)
 
 } // namespace
 
-RunStore::RunStore(const std::string& path) : m_path(path)
+RunStore::RunStore(const std::string& path) : RunStore(path, Options{})
+{}
+
+RunStore::RunStore(const std::string& path, const Options& options) : m_path(path)
 {
     const Probe kind = probe(path);
-    m_db = std::make_unique<Connection>(path, Connection::Mode::ReadWriteCreate);
-    m_db->exec("PRAGMA foreign_keys = ON");
-    if (kind == Probe::New) {
-        // Create in rollback-journal mode so the header (application id, version) reaches the main
-        // file atomically; a creator killed half-way leaves a hot journal that the next open rolls back.
-        m_db->exec("PRAGMA journal_mode = DELETE");
-        // Fewer, larger pages: a stored run is mostly long appends, and 16 KiB pages cut the per-page
-        // work of writing them (about 10% of a 100,000-job store with the default 4 KiB).
-        m_db->exec("PRAGMA page_size = 16384");
-        migrate(*m_db);
+    if (options.access == Access::ReadOnly) {
+        if (kind == Probe::New)
+            throw Error(path, "", "is empty: no run has been stored in it yet");
+        m_db = std::make_unique<Connection>(path, Connection::Mode::ReadOnly);
+        m_db->setLockWait(options.lockTimeoutMs, options.onLockWait);
+        const auto version = m_db->queryInt("PRAGMA user_version");
+        if (version < schemaVersion())
+            throw Error(path, "",
+                        fmt::format("written by an older Orrery (schema version {}, now {}) and opened read-only; "
+                                    "open it once for writing (e.g. orrery-cli simulate --db FILE) to upgrade it",
+                                    version, schemaVersion()));
+        Statement s(*m_db, "SELECT id, writer_pid, writer_start_ticks, writer_host FROM runs WHERE status = 'running'");
+        while (s.step())
+            if (writerIsDead({s.columnInt(1), s.columnInt(2), s.columnText(3)}))
+                m_deadWriters.push_back(s.columnInt(0));
+        return;
     }
-    m_db->exec("PRAGMA journal_mode = WAL");
+    m_db = std::make_unique<Connection>(path, Connection::Mode::ReadWriteCreate);
+    m_db->setLockWait(options.lockTimeoutMs, options.onLockWait);
+    m_db->exec("PRAGMA foreign_keys = ON");
+    if (kind == Probe::Orrery)
+        refuseIfDamaged();
+    // Fewer, larger pages: a stored run is mostly long appends, and 16 KiB pages cut the per-page work of
+    // writing them (about 10% of a 100,000-job store with the default 4 KiB). No effect once the file has
+    // tables, e.g. when another process created it first.
+    m_db->exec("PRAGMA page_size = 16384");
+    // A new file starts in rollback-journal mode (SQLite's default), so its header (application id,
+    // version) reaches the main file atomically with the tables: a creator killed half-way leaves a hot
+    // journal that the next open rolls back. It is not forced: leaving WAL needs every other connection
+    // closed, and another process may have created the file and switched it to WAL already.
+    // migrate() is safe against other processes creating or migrating the same file at once.
+    migrate(*m_db);
+    // Entering WAL needs a moment without other connections' locks; SQLite does not wait for that, so wait
+    // here, as long as for any other lock.
+    for (const auto start = std::chrono::steady_clock::now();;) {
+        try {
+            m_db->exec("PRAGMA journal_mode = WAL");
+            break;
+        } catch (const DatabaseError& e) {
+            if ((e.code() & 0xff) != SQLITE_BUSY ||
+                std::chrono::steady_clock::now() - start > std::chrono::milliseconds(options.lockTimeoutMs))
+                throw;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
     // In WAL mode NORMAL never corrupts the file; a power cut may only lose the last commits.
     m_db->exec("PRAGMA synchronous = NORMAL");
     // A run is written in large transactions; a bigger page cache keeps them from spilling mid-way.
     m_db->exec("PRAGMA cache_size = -32768");
-    if (kind == Probe::Orrery)
-        migrate(*m_db);
     recoverInterrupted();
+}
+
+bool RunStore::readOnly() const
+{
+    return m_db->readOnly();
+}
+
+void RunStore::refuseIfDamaged()
+{
+    // quick_check reads every page once but skips the index-versus-table cross-checks of integrity_check:
+    // a few milliseconds per 10 MB (docs/reliability.md). Only writers pay for it; a damaged store may
+    // still be read, to get out what is readable.
+    std::string problem;
+    try {
+        Statement s(*m_db, "PRAGMA quick_check(1)");
+        if (s.step())
+            problem = s.columnText(0);
+        if (problem == "ok")
+            return;
+        // One line: the report starts with a "*** in database main ***" line of its own.
+        static constexpr std::string_view kPrefix = "*** in database main ***\n";
+        if (problem.starts_with(kPrefix))
+            problem.erase(0, kPrefix.size());
+        std::replace(problem.begin(), problem.end(), '\n', ' ');
+    } catch (const Error& e) {
+        problem = e.what(); // SQLITE_CORRUPT on the way: as damaged as a failed check
+    }
+    throw Error(m_path, "",
+                fmt::format("the run store is damaged (quick_check: {}); nothing was written to it. Its runs can still "
+                            "be read (orrery-cli runs list --db {}). To store runs again, copy what is readable "
+                            "into a new store and use that: sqlite3 {} .dump | sed 's/^ROLLBACK; -- due to errors$/"
+                            "COMMIT;/' | sqlite3 recovered.sqlite && sqlite3 recovered.sqlite 'PRAGMA application_id "
+                            "= {}; PRAGMA user_version = {}' (see docs/database.md, \"Damaged stores\")",
+                            problem, m_path, m_path, kApplicationId, schemaVersion()));
+}
+
+void RunStore::markDeadWriters(RunRecord& r) const
+{
+    if (r.status == RunStatus::Running &&
+        std::find(m_deadWriters.begin(), m_deadWriters.end(), r.id) != m_deadWriters.end()) {
+        r.status = RunStatus::Failed;
+        r.error = "interrupted";
+    }
 }
 
 RunStore::~RunStore() = default;
@@ -293,8 +374,10 @@ std::vector<RunRecord> RunStore::listRuns(const RunFilter& filter)
     if (filter.limit > 0)
         s.bind(4, filter.limit);
     std::vector<RunRecord> out;
-    while (s.step())
+    while (s.step()) {
         out.push_back(readRecord(s));
+        markDeadWriters(out.back());
+    }
     return out;
 }
 
@@ -305,7 +388,9 @@ std::optional<RunRecord> RunStore::findRun(std::int64_t id)
     s.bind(1, id);
     if (!s.step())
         return std::nullopt;
-    return readRecord(s);
+    RunRecord r = readRecord(s);
+    markDeadWriters(r);
+    return r;
 }
 
 StoredRun RunStore::loadRun(std::int64_t id)
@@ -349,8 +434,11 @@ StoredRun RunStore::loadRun(std::int64_t id)
             r.gpuType.push_back(type == r.gpuTypes.end() ? -1 : static_cast<int>(type - r.gpuTypes.begin()));
         }
     }
-    // Interrupted runs may lack the records of jobs that had not finished: those stay default (empty id).
-    r.jobs = readJobs(*m_db, m_path, id, out.record.jobCount ? static_cast<std::size_t>(*out.record.jobCount) : 0);
+    // Interrupted runs lack the records of jobs that had not finished: those stay default, marked not stored.
+    r.jobs = readJobs(*m_db, m_path, id, out.record.jobCount ? static_cast<std::size_t>(*out.record.jobCount) : 0,
+                      &out.jobStored);
+    out.partial = out.storedJobCount() < r.jobs.size() || out.record.status == RunStatus::Failed ||
+                  out.record.status == RunStatus::Running;
     r.intervals = readIntervals(*m_db, m_path, id);
     r.utilization = readUtilization(*m_db, m_path, id);
     r.decisions = readDecisions(*m_db, m_path, id);

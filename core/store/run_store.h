@@ -5,6 +5,7 @@
 #include "store/run_writer.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,14 +21,32 @@ class Connection;
  * Opening checks the file before writing anything: a file that is not an
  * SQLite database, an SQLite database of another application, a damaged one,
  * or one written by a newer Orrery is refused with an orrery::Error naming
- * the file, and left as it was. A missing or empty file becomes a new store;
- * an older schema is migrated forward. Runs left `running` by a writer that
- * no longer exists are then marked failed with the error "interrupted".
+ * the file, and left as it was. Opened for writing, a store must also pass
+ * `PRAGMA quick_check`, so that new runs never go into a damaged file. A
+ * missing or empty file becomes a new store; an older schema is migrated
+ * forward (several processes may create or migrate one file at once). Runs
+ * left `running` by a writer that no longer exists are then marked failed
+ * with the error "interrupted".
+ *
+ * Opened ReadOnly, nothing is written (no recovery, no migration): the store
+ * may sit on a read-only mount. Runs of dead writers are then reported
+ * failed/"interrupted" without being changed in the file.
  */
 class RunStore
 {
 public:
+    enum class Access { ReadWrite, ReadOnly };
+    struct Options
+    {
+        Access access = Access::ReadWrite;
+        /** How long to wait for another process's write lock before failing. */
+        int lockTimeoutMs = 60000;
+        /** Told when a wait for a lock gets long (e.g. to say so on stderr). */
+        std::function<void(const std::string& path)> onLockWait;
+    };
+
     explicit RunStore(const std::string& path);
+    RunStore(const std::string& path, const Options& options);
     ~RunStore();
     RunStore(RunStore&&) noexcept;
     RunStore& operator=(RunStore&&) noexcept;
@@ -60,12 +79,17 @@ public:
 
     Connection& connection() { return *m_db; }
 
+    bool readOnly() const;
+
 private:
     void recoverInterrupted();
+    void refuseIfDamaged();
+    void markDeadWriters(RunRecord& r) const;
 
     std::string m_path;
     std::unique_ptr<Connection> m_db;
     std::vector<std::int64_t> m_recovered;
+    std::vector<std::int64_t> m_deadWriters; ///< read-only: runs shown as interrupted, not marked in the file
 };
 
 } // namespace orrery::store

@@ -316,8 +316,16 @@ void migrate(Connection& db, int target)
 {
     if (target < 0)
         target = schemaVersion();
-    for (int version = static_cast<int>(db.queryInt("PRAGMA user_version")); version < target; ++version) {
+    // Cheap check first, so an up-to-date store takes no write lock (several readers and writers may open it).
+    if (db.queryInt("PRAGMA user_version") >= target)
+        return;
+    for (;;) {
+        // Another process may be creating or migrating the same file: the version is read again under the
+        // write lock (BEGIN IMMEDIATE), so each migration runs once, by whoever gets the lock first.
         Transaction tx(db);
+        const int version = static_cast<int>(db.queryInt("PRAGMA user_version"));
+        if (version >= target)
+            return; // done by another process meanwhile; nothing written, the transaction rolls back
         db.exec(kMigrations[static_cast<std::size_t>(version)]);
         if (version + 1 == 3)
             convertToColumnChunks(db);

@@ -6,13 +6,17 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
+#include <unistd.h>
+
 namespace orrery::store {
 
 DatabaseError::DatabaseError(const std::string& file, int code, const std::string& message)
     : std::runtime_error(fmt::format("{}: {}", file, message)), m_code(code)
 {}
 
-Connection::Connection(const std::string& path, Mode mode) : m_path(path)
+Connection::Connection(const std::string& path, Mode mode) : m_path(path), m_readOnly(mode == Mode::ReadOnly)
 {
     int flags = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
@@ -26,19 +30,84 @@ Connection::Connection(const std::string& path, Mode mode) : m_path(path)
         flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
         break;
     }
-    const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr);
+    open(path, flags);
+    if (mode != Mode::ReadOnly)
+        return;
+    // A WAL store needs its -shm file even to read; SQLite cannot create it in a read-only directory
+    // (a read-only mount, a shared archive) and then fails on the first read. Nobody can write there,
+    // so the file may be read as immutable, provided no write-ahead log holds commits it would miss.
+    const int rc = sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
+    if (rc == SQLITE_OK)
+        return;
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    if (::access(dir.empty() ? "." : dir.c_str(), W_OK) == 0)
+        return; // not the read-only case: let the caller's first query report what is wrong
+    std::error_code ec;
+    if (std::filesystem::file_size(path + "-wal", ec) > 0 && !ec)
+        throw Error(path, "",
+                    fmt::format("cannot be read in place: its write-ahead log {}-wal holds commits and the directory "
+                                "is read-only; copy the store and its -wal file to a writable directory and read "
+                                "the copy",
+                                path));
+    sqlite3_close_v2(m_db);
+    m_db = nullptr;
+    // Percent-encode the path for the URI; only '%', '?' and '#' would be misread.
+    std::string uri = "file:";
+    for (const char c : path) {
+        if (c == '%' || c == '?' || c == '#')
+            uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+        else
+            uri += c;
+    }
+    uri += "?immutable=1";
+    open(uri, flags | SQLITE_OPEN_URI);
+}
+
+void Connection::open(const std::string& target, int flags)
+{
+    const int rc = sqlite3_open_v2(target.c_str(), &m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
         // sqlite3_open_v2 allocates a handle even on failure; keep it for the message, then free it.
         const std::string message = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
         sqlite3_close(m_db);
         m_db = nullptr;
-        if (rc == SQLITE_CANTOPEN)
-            throw Error(path, "", "cannot open database: " + message);
-        throw DatabaseError(path, rc, message);
+        if ((rc & 0xff) == SQLITE_CANTOPEN)
+            throw Error(m_path, "", "cannot open database: " + message);
+        throw DatabaseError(m_path, rc, message);
     }
     sqlite3_extended_result_codes(m_db, 1);
-    // Other processes (a second CLI, the GUI) may hold the write lock briefly.
-    sqlite3_busy_timeout(m_db, 5000);
+    // Other processes (a second CLI, the GUI) may hold the write lock for a while: wait, and say so.
+    sqlite3_busy_handler(m_db, &Connection::onBusy, this);
+}
+
+void Connection::setLockWait(int timeoutMs, LockWaitNotice notice)
+{
+    m_lockTimeoutMs = timeoutMs;
+    m_lockNotice = std::move(notice);
+}
+
+int Connection::onBusy(void* self, int attempt)
+{
+    auto* c = static_cast<Connection*>(self);
+    const auto now = std::chrono::steady_clock::now();
+    if (attempt == 0) {
+        c->m_waitStart = now;
+        c->m_noticeGiven = false;
+    }
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - c->m_waitStart).count();
+    if (waited >= c->m_lockTimeoutMs)
+        return 0; // SQLITE_BUSY reaches the caller
+    if (waited >= kLockNoticeMs && !c->m_noticeGiven && c->m_lockNotice) {
+        c->m_noticeGiven = true;
+        try {
+            c->m_lockNotice(c->m_path);
+        } catch (...) {
+            // SQLite calls this from C: an exception must not cross it, and a notice is not worth failing for.
+        }
+    }
+    // Short sleeps first (most locks are held for milliseconds), then 50 ms so a long wait costs no CPU.
+    sqlite3_sleep(attempt < 10 ? 1 : attempt < 30 ? 10 : 50);
+    return 1;
 }
 
 Connection::~Connection()
@@ -56,6 +125,11 @@ void Connection::fail(int code, std::string_view what, const std::string& messag
     const int primary = code & 0xff;
     if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
         throw Error(m_path, "", fmt::format("not a usable Orrery database ({})", message));
+    if (primary == SQLITE_BUSY)
+        throw DatabaseError(m_path, code,
+                            fmt::format("{}: another process held the lock on this file for more than {} s ({}); "
+                                        "try again once it is done, or wait longer (--lock-timeout)",
+                                        what, (m_lockTimeoutMs + 999) / 1000, message));
     throw DatabaseError(m_path, code, fmt::format("{}: {}", what, message));
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -33,6 +35,17 @@ class Connection
 public:
     enum class Mode { ReadOnly, ReadWrite, ReadWriteCreate };
 
+    /** How long a write waits for another process's lock before it fails with SQLITE_BUSY. */
+    static constexpr int kDefaultLockTimeoutMs = 60000;
+    /** Told once per wait, after kLockNoticeMs, that this connection waits for another process's lock. */
+    using LockWaitNotice = std::function<void(const std::string& path)>;
+    static constexpr int kLockNoticeMs = 1000;
+
+    /**
+     * ReadOnly never writes, creates or modifies anything, the -wal and -shm files included: when the
+     * directory (or the mount) is not writable and the store was closed cleanly, the file is opened
+     * as immutable, which is right because nobody can be writing to it there.
+     */
     Connection(const std::string& path, Mode mode);
     ~Connection();
     Connection(const Connection&) = delete;
@@ -46,6 +59,11 @@ public:
 
     sqlite3* handle() const { return m_db; }
     const std::string& path() const { return m_path; }
+    bool readOnly() const { return m_readOnly; }
+
+    /** Lock waits: give up after `timeoutMs` (SQLITE_BUSY), telling `notice` (if any) once a wait gets long. */
+    void setLockWait(int timeoutMs, LockWaitNotice notice);
+    int lockTimeoutMs() const { return m_lockTimeoutMs; }
 
     /** Throws the right exception for `code` (orrery::Error for damaged/foreign files, DatabaseError otherwise). */
     [[noreturn]] void fail(int code, std::string_view what) const;
@@ -53,8 +71,16 @@ public:
     void check(int code, std::string_view what) const;
 
 private:
+    static int onBusy(void* self, int attempt);
+    void open(const std::string& target, int flags);
+
     sqlite3* m_db = nullptr;
     std::string m_path;
+    bool m_readOnly = false;
+    int m_lockTimeoutMs = kDefaultLockTimeoutMs;
+    LockWaitNotice m_lockNotice;
+    std::chrono::steady_clock::time_point m_waitStart;
+    bool m_noticeGiven = false;
 };
 
 /** A prepared statement: bind by 1-based index, step, read columns by 0-based index. */

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <csignal>
 #include <fstream>
+#include <map>
 
 using namespace orrery;
 using orrery::test::cliPath;
@@ -146,6 +147,14 @@ private slots:
         const QStringList args = {"simulate", QString::fromStdString(scenario), "--policy", "tiresias",
                                   "--db",     QString::fromStdString(db)};
         const std::string running = "SELECT count(*) FROM runs WHERE status = 'running'";
+        // What a completed run must keep: its row and its job records.
+        std::map<std::int64_t, std::string> completedRuns;
+        const auto fingerprint = [&db](const store::RunRecord& r) {
+            return fmt::format(
+                "{} {} {} {} {} {}", toString(r.status), r.finishedAt, r.jobCount.value_or(-1),
+                r.finishedJobCount.value_or(-1), r.avgJctS.value_or(-1),
+                countRows(db, fmt::format("SELECT sum(records) FROM job_chunks WHERE run_id = {}", r.id)));
+        };
         // Waits until the writer has inserted its run row; returns the milliseconds that took.
         const auto waitForRunRow = [&](QProcess& p) {
             QElapsedTimer t;
@@ -189,6 +198,14 @@ private slots:
                 QVERIFY2(r.status != store::RunStatus::Running, "a killed writer's run stays running");
                 if (r.status == store::RunStatus::Failed)
                     QCOMPARE(r.error, std::string("interrupted"));
+                if (r.status == store::RunStatus::Completed && !completedRuns.count(r.id))
+                    completedRuns.emplace(r.id, fingerprint(r));
+            }
+            // No completed run is lost or changed by the kills that came after it.
+            for (const auto& [id, print] : completedRuns) {
+                const auto r = s.findRun(id);
+                QVERIFY2(r.has_value(), "a completed run was lost");
+                QCOMPARE(fingerprint(*r), print);
             }
             interrupted += static_cast<int>(s.recoveredRuns().size());
             completed = static_cast<int>(s.listRuns(store::RunFilter{"", "", store::RunStatus::Completed, 0}).size());

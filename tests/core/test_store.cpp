@@ -3,13 +3,20 @@
 
 #include "hardware/gpu_layout.h"
 #include "io/error.h"
+#include "io/run_csv.h"
+#include "io/run_json.h"
 #include "store/column_chunks.h"
+#include "store/run_comparison.h"
 #include "store/run_store.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
 #include "util/hash.h"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
+#include <QThread>
+
+#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
@@ -19,6 +26,7 @@
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include <unistd.h>
 
@@ -644,6 +652,168 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, s.deleteRun(writer.runId()));
         writer.finish(smallRun(), store::RunStatus::Completed);
         QVERIFY(s.deleteRun(writer.runId()));
+    }
+
+    /** A store damaged where opening does not look (a table's b-tree page) is refused for writing, readable. */
+    void damagedStoreIsRefusedForWriting()
+    {
+        const auto p = path("flipped.sqlite");
+        std::int64_t pageSize = 0, root = 0;
+        {
+            store::RunStore s(p);
+            for (int i = 0; i < 3; ++i)
+                s.storeRun(info(), smallRun());
+            s.connection().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+            pageSize = count(s, "PRAGMA page_size");
+            root = count(s, "SELECT rootpage FROM sqlite_schema WHERE name = 'job_chunks'");
+        }
+        QVERIFY(root > 1);
+        std::string bytes = readBytes(p);
+        // The page's b-tree header: an impossible cell count and content offset, as a flipped sector would give.
+        const auto at = static_cast<std::size_t>((root - 1) * pageSize);
+        QVERIFY(at + 8 < bytes.size());
+        for (std::size_t i = at + 3; i < at + 7; ++i)
+            bytes[i] = static_cast<char>(0xff);
+        writeBytes(p, bytes);
+
+        const std::string before = readBytes(p);
+        try {
+            store::RunStore s(p);
+            QFAIL("a damaged store was opened for writing");
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            QCOMPARE(QString::fromStdString(e.file()), QString::fromStdString(p));
+            QVERIFY2(what.find("damaged") != std::string::npos, what.c_str());
+            // Says how to get out what is readable (a command that works with Debian's sqlite3 3.40).
+            QVERIFY2(what.find("sqlite3 " + p + " .dump") != std::string::npos, what.c_str());
+            QVERIFY2(what.find("recovered.sqlite") != std::string::npos, what.c_str());
+        }
+        QVERIFY(readBytes(p) == before);
+        // Reading what is readable still works.
+        store::RunStore::Options ro;
+        ro.access = store::RunStore::Access::ReadOnly;
+        QCOMPARE(store::RunStore(p, ro).listRuns().size(), std::size_t(3));
+    }
+
+    /** Read-only opening never writes, even where permissions would not stop it (tests may run as root). */
+    void readOnlyOpenNeverWrites()
+    {
+        const auto p = path("readonly.sqlite");
+        std::int64_t dead = 0;
+        {
+            store::RunStore s(p);
+            s.storeRun(info(), smallRun());
+            auto writer = s.beginRun(info("sjf"));
+            dead = writer.runId();
+            writer.sync(smallRun("sjf"));
+            s.connection().exec(fmt::format("UPDATE runs SET writer_pid = 2147483000 WHERE id = {}", dead));
+            [[maybe_unused]] static store::RunWriter* abandoned = nullptr;
+            abandoned = new store::RunWriter(std::move(writer));
+        }
+        store::RunStore::Options options;
+        options.access = store::RunStore::Access::ReadOnly;
+        {
+            store::RunStore s(p, options);
+            QVERIFY(s.readOnly());
+            QVERIFY(s.recoveredRuns().empty());
+            const auto runs = s.listRuns();
+            QCOMPARE(runs.size(), std::size_t(2));
+            // Shown as what it is, without marking it in the file.
+            QCOMPARE(runs[1].status, store::RunStatus::Failed);
+            QCOMPARE(runs[1].error, std::string("interrupted"));
+            QCOMPARE(s.findRun(dead)->status, store::RunStatus::Failed);
+            QVERIFY_THROWS_EXCEPTION(std::exception, s.storeRun(info(), smallRun()));
+        }
+        store::Connection c(p, store::Connection::Mode::ReadOnly);
+        QCOMPARE(c.queryInt(fmt::format("SELECT status = 'running' FROM runs WHERE id = {}", dead)), 1);
+        QCOMPARE(c.queryInt("SELECT count(*) FROM runs"), 2);
+    }
+
+    /** An interrupted run's jobs that had not finished are absent, not placeholders (empty id, arrival 0). */
+    void interruptedRunReportsOnlyStoredJobs()
+    {
+        store::RunStore s(path("partial.sqlite"));
+        auto writer = s.beginRun(info());
+        sim::RunResult r = smallRun();
+        r.jobs[0].endS = -1; // job 0 still running, job 1 finished, job 2 not started
+        writer.sync(r);
+        writer.fail("killed");
+        const auto run = s.loadRun(writer.runId());
+        QVERIFY(run.partial);
+        QCOMPARE(run.storedJobCount(), std::size_t(1));
+        QCOMPARE(run.jobStored, (std::vector<char>{0, 1}));
+
+        const auto doc = io::storedRunToJson(run);
+        QCOMPARE(doc["partial"].get<bool>(), true);
+        QCOMPARE(doc["jobs"].size(), std::size_t(1));
+        QCOMPARE(doc["jobs"][0]["job_index"].get<int>(), 1);
+        QCOMPARE(doc["jobs"][0]["job_id"].get<std::string>(), std::string("j,\"1\""));
+
+        std::ostringstream csv;
+        io::writeJobsCsv(csv, run.result, &run.jobStored);
+        const std::string text = csv.str();
+        QCOMPARE(std::count(text.begin(), text.end(), '\n'), 2L); // header and job 1
+        QVERIFY2(text.find("\n1,") != std::string::npos, text.c_str());
+
+        const auto cmp = store::compareRuns(s, {writer.runId()});
+        QCOMPARE(cmp.metrics[0], std::string("jobs"));
+        QCOMPARE(*cmp.values[0][0], 1.0);
+
+        // A run that ended holds all its jobs and is not partial.
+        const auto done = s.loadRun(s.storeRun(info(), smallRun()));
+        QVERIFY(!done.partial);
+        QCOMPARE(done.storedJobCount(), std::size_t(3));
+    }
+
+    /** A lock held past the timeout fails with a message naming the file; shorter waits are announced. */
+    void lockWaitsAreBoundedAndAnnounced()
+    {
+        const auto p = path("locked.sqlite");
+        store::RunStore s(p);
+        store::Connection other(p, store::Connection::Mode::ReadWrite);
+        other.exec("BEGIN IMMEDIATE");
+        std::vector<std::string> notices;
+        s.connection().setLockWait(1500, [&](const std::string& file) { notices.push_back(file); });
+        QElapsedTimer t;
+        t.start();
+        try {
+            s.storeRun(info(), smallRun());
+            QFAIL("wrote while another connection held the write lock");
+        } catch (const store::DatabaseError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find(p) != std::string::npos && what.find("lock") != std::string::npos, what.c_str());
+            QVERIFY2(what.find("--lock-timeout") != std::string::npos, what.c_str());
+        }
+        QVERIFY(t.elapsed() >= 1400);
+        QCOMPARE(notices, std::vector<std::string>{p});
+        other.exec("COMMIT");
+        QVERIFY(s.storeRun(info(), smallRun()) > 0);
+    }
+
+    /** Migration reads the version again under the write lock: a second creator finds the work done. */
+    void migrationIsRunOnceWhenRaced()
+    {
+        const auto p = path("raced.sqlite");
+        store::Connection a(p, store::Connection::Mode::ReadWriteCreate);
+        // `a` creates the schema but has not committed when `b` starts: b reads version 0, then waits.
+        a.exec("BEGIN IMMEDIATE");
+        a.exec("CREATE TABLE scenarios (id INTEGER PRIMARY KEY)");
+        std::string failure;
+        std::thread other([&] {
+            try {
+                store::Connection b(p, store::Connection::Mode::ReadWriteCreate);
+                store::migrate(b); // used to run migration 1 again: "table scenarios already exists"
+            } catch (const std::exception& e) {
+                failure = e.what();
+            }
+        });
+        QThread::msleep(300);
+        a.exec("DROP TABLE scenarios");
+        a.exec("ROLLBACK");
+        store::migrate(a);
+        other.join();
+        QVERIFY2(failure.empty(), failure.c_str());
+        QCOMPARE(a.queryInt("PRAGMA user_version"), store::schemaVersion());
     }
 };
 
