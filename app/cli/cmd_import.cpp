@@ -127,6 +127,13 @@ void runImport(const ImportArgs& a)
     if (a.format == "pai")
         o.pairedPath = a.paiJobs;
     workload::TraceRead read = workload::readTrace(a.format, a.file, o);
+    // A scenario needs a workload: writing one with no jobs would only move the error to `scenario check`.
+    if (read.jobs.empty())
+        throw Error(util::baseName(a.file), "",
+                    fmt::format("no jobs to import: {} data rows{}", read.rows,
+                                read.skippedWhy.empty()
+                                    ? ""
+                                    : " (skipped " + std::to_string(read.skipped) + ": " + read.skippedWhy + ")"));
     io::assignUniqueIds(read.jobs);
 
     s.cluster = hardware::Cluster(groups, hardware::Link{hardware::LinkKind::Ethernet, 25.0 / 8.0, 5.0}, catalog);

@@ -1,7 +1,11 @@
 #include "cli.h"
 
 #include "io/error.h"
+#include "io/json_reader.h"
 #include "io/scenario.h"
+#include "sched/registry.h"
+#include "sim/run_policies.h"
+#include "util/text.h"
 
 #include <fmt/format.h>
 
@@ -21,6 +25,30 @@ struct ScenarioArgs
 io::Scenario loadArg(const std::string& file)
 {
     return file == "default" ? io::defaultScenario() : io::loadScenario(file);
+}
+
+// Everything `simulate` refuses before running must be refused here too, or "valid" means nothing:
+// the trace, generator and throughput files are read, and every policy name is looked up.
+io::Scenario checkArg(const std::string& file)
+{
+    io::Scenario s = loadArg(file);
+    const std::string label = file == "default" ? std::string("default.json") : util::baseName(file);
+    for (std::size_t i = 0; i < s.policies.size(); ++i) {
+        try {
+            sched::makePolicy(s.policies[i]);
+        } catch (const Error& e) {
+            throw Error(label, io::indexPath("policies", i), e.message());
+        }
+    }
+    try {
+        sim::prepareScenario(s);
+    } catch (const Error& e) {
+        // A bad trace or table names its own file; say which scenario sent us there.
+        if (!e.file().empty() && e.file() != label)
+            throw Error(e.file(), e.location(), e.message() + " (read for " + label + ")");
+        throw e.inFile(label);
+    }
+    return s;
 }
 
 nlohmann::json summaryJson(const io::Scenario& s)
@@ -58,7 +86,7 @@ void registerScenarioCommands(CLI::App& app)
     check->add_flag("--json", args->json, "Machine-readable result");
     check->callback([args] {
         try {
-            const io::Scenario s = loadArg(args->file);
+            const io::Scenario s = checkArg(args->file);
             if (args->json)
                 printJson({{"valid", true}, {"file", args->file}, {"summary", summaryJson(s)}});
             else

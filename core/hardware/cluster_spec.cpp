@@ -1,6 +1,7 @@
 #include "hardware/cluster_spec.h"
 
 #include "io/error.h"
+#include "io/limits.h"
 #include "util/text.h"
 
 #include <fmt/format.h>
@@ -25,6 +26,7 @@ int positive(const std::string& text, const std::string& item)
 std::vector<NodeGroup> parseClusterSpec(const std::string& spec, int defaultGpusPerNode, const GpuCatalog& catalog)
 {
     std::vector<NodeGroup> groups;
+    long long total = 0;
     for (const auto& raw : util::split(spec, ',')) {
         const std::string item = util::trim(raw);
         const auto colon = item.find(':');
@@ -40,6 +42,14 @@ std::vector<NodeGroup> parseClusterSpec(const std::string& spec, int defaultGpus
             counts = util::trim(counts.substr(0, slash));
         }
         const int gpus = positive(counts, item);
+        if (perNode > io::limits::kMaxGpusPerNode)
+            throw Error(fmt::format("cluster spec item \"{}\": at most {} GPUs per node, got {}", item,
+                                    io::limits::kMaxGpusPerNode, perNode));
+        total += gpus;
+        if (total > io::limits::kMaxClusterGpus)
+            throw Error(fmt::format("cluster spec item \"{}\": the cluster would have {} GPUs, more than the {} a "
+                                    "cluster may have",
+                                    item, total, io::limits::kMaxClusterGpus));
         if (!catalog.find(type)) {
             try {
                 catalog.at(type);

@@ -2,6 +2,7 @@
 
 #include "io/error.h"
 #include "io/json_reader.h"
+#include "io/limits.h"
 #include "util/embedded.h"
 #include "util/text.h"
 
@@ -67,7 +68,7 @@ GpuCatalog GpuCatalog::fromJson(const json& doc, const std::string& file)
         io::JsonObject o(doc, "");
         if (o.string("format") != "orrery-gpus")
             o.fail("format", "expected \"orrery-gpus\"");
-        const auto version = o.integer("version", 1);
+        const auto version = o.integer("version", 1, io::limits::kMaxInt);
         if (version != 1)
             o.fail("version", "unsupported version " + std::to_string(version) + " (this Orrery reads 1)");
         GpuCatalog c;
@@ -92,16 +93,7 @@ GpuCatalog GpuCatalog::fromJson(const json& doc, const std::string& file)
 
 GpuCatalog GpuCatalog::fromFile(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-        throw Error(path, "", "cannot open file");
-    json doc;
-    try {
-        doc = json::parse(in);
-    } catch (const json::parse_error& e) {
-        throw Error(path, "", std::string("invalid JSON: ") + e.what());
-    }
-    return fromJson(doc, path);
+    return fromJson(io::parseJson(util::readFile(path), path), path);
 }
 
 void GpuCatalog::add(GpuType type)

@@ -1,17 +1,19 @@
 #include "io/error.h"
 
+#include "util/text.h"
+
 namespace orrery {
 
+// Messages quote the bad value, and a bad value may be a Latin-1 byte or half a character: kept raw,
+// it would make every JSON rendering of the error (`scenario check --json`) throw instead of print.
 Error::Error(std::string message)
-    : std::runtime_error(message), m_message(std::move(message))
+    : std::runtime_error(util::sanitizeUtf8(message)), m_message(util::sanitizeUtf8(message))
 {
 }
 
 Error::Error(std::string file, std::string location, std::string message)
-    : std::runtime_error(render(file, location, message)),
-      m_file(std::move(file)),
-      m_location(std::move(location)),
-      m_message(std::move(message))
+    : std::runtime_error(render(util::sanitizeUtf8(file), util::sanitizeUtf8(location), util::sanitizeUtf8(message))),
+      m_file(util::sanitizeUtf8(file)), m_location(util::sanitizeUtf8(location)), m_message(util::sanitizeUtf8(message))
 {
 }
 

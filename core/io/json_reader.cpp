@@ -1,13 +1,182 @@
 #include "io/json_reader.h"
 
+#include "io/limits.h"
+#include "util/text.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace orrery::io {
 
 using nlohmann::json;
+
+namespace {
+
+// A char iterator that publishes how far the lexer has read: SAX callbacks carry no position, and a
+// duplicate key has to be reported with the line of both occurrences.
+struct TrackingIterator
+{
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    const char* p = nullptr;
+    const char** mark = nullptr;
+
+    reference operator*() const { return *p; }
+    TrackingIterator& operator++()
+    {
+        *mark = ++p;
+        return *this;
+    }
+    TrackingIterator operator++(int)
+    {
+        TrackingIterator old = *this;
+        ++*this;
+        return old;
+    }
+    bool operator==(const TrackingIterator& o) const { return p == o.p; }
+    bool operator!=(const TrackingIterator& o) const { return p != o.p; }
+};
+
+// nlohmann's own DOM builder, wrapped to keep the JSON path of the value being read and each
+// object's keys with where they were read.
+class StrictSax
+{
+public:
+    StrictSax(json& root, std::string_view text, const std::string& file, const char** mark)
+        : m_dom(root, true), m_text(text), m_file(file), m_mark(mark)
+    {}
+
+    bool null() { return value(m_dom.null()); }
+    bool boolean(bool v) { return value(m_dom.boolean(v)); }
+    bool number_integer(json::number_integer_t v) { return value(m_dom.number_integer(v)); }
+    bool number_unsigned(json::number_unsigned_t v) { return value(m_dom.number_unsigned(v)); }
+    bool number_float(json::number_float_t v, const json::string_t& s) { return value(m_dom.number_float(v, s)); }
+    bool string(json::string_t& v) { return value(m_dom.string(v)); }
+    bool binary(json::binary_t& v) { return value(m_dom.binary(v)); }
+
+    bool start_object(std::size_t n)
+    {
+        m_frames.push_back(Frame{true, {}, 0, {}});
+        return m_dom.start_object(n);
+    }
+    bool key(json::string_t& k)
+    {
+        Frame& f = m_frames.back();
+        const std::size_t here = offset();
+        for (const auto& [name, at] : f.keys)
+            if (name == k) {
+                f.key = k;
+                throw Error(m_file, path(),
+                            fmt::format("duplicate key \"{}\" at {} (first at {}); each key may appear once",
+                                        std::string(util::utf8Prefix(k, 60)), position(here), position(at)));
+            }
+        f.keys.emplace_back(k, here);
+        f.key = k;
+        return m_dom.key(k);
+    }
+    bool end_object()
+    {
+        m_frames.pop_back();
+        return value(m_dom.end_object());
+    }
+    bool start_array(std::size_t n)
+    {
+        m_frames.push_back(Frame{false, {}, 0, {}});
+        return m_dom.start_array(n);
+    }
+    bool end_array()
+    {
+        m_frames.pop_back();
+        return value(m_dom.end_array());
+    }
+
+    bool parse_error(std::size_t /*position*/, const std::string& lastToken, const nlohmann::detail::exception& ex)
+    {
+        const std::string what = ex.what();
+        if (ex.id == 406) // out_of_range: a number beyond a double, e.g. 1e400
+            throw Error(m_file, path(),
+                        fmt::format("number out of range: {} at {} (numbers must fit a 64-bit float, about 1.8e308)",
+                                    std::string(util::utf8Prefix(lastToken, 60)), position(offset())));
+        if (what.find("UTF-8") != std::string::npos)
+            throw Error(m_file, path(),
+                        fmt::format("invalid UTF-8 at {}: JSON text must be UTF-8 (was the file saved as Latin-1?)",
+                                    position(offset())));
+        // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." without the bracket.
+        // The file-level form ("FILE: invalid JSON: parse error at line 3, ...") is kept, with the path after it.
+        const auto pos = what.find("parse error");
+        const std::string where = path();
+        throw Error(m_file, "",
+                    "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos)) +
+                        (where.empty() ? "" : " (in " + where + ")"));
+    }
+
+private:
+    struct Frame
+    {
+        bool object;
+        std::string key;
+        std::size_t index;
+        std::vector<std::pair<std::string, std::size_t>> keys;
+    };
+
+    // After a complete value inside an array, the next element has the next index.
+    bool value(bool ok)
+    {
+        if (!m_frames.empty() && !m_frames.back().object)
+            ++m_frames.back().index;
+        return ok;
+    }
+
+    std::size_t offset() const { return static_cast<std::size_t>(*m_mark - m_text.data()); }
+
+    std::string position(std::size_t at) const
+    {
+        const std::string_view before = m_text.substr(0, at);
+        const auto line = std::count(before.begin(), before.end(), '\n') + 1;
+        const auto lastNewline = before.rfind('\n');
+        const std::size_t column = lastNewline == std::string_view::npos ? at : at - lastNewline - 1;
+        return fmt::format("line {}, column {}", line, column);
+    }
+
+    std::string path() const
+    {
+        std::string out;
+        for (const auto& f : m_frames) {
+            if (f.object) {
+                if (!f.key.empty() || !f.keys.empty())
+                    out += (out.empty() ? "" : ".") + std::string(util::utf8Prefix(f.key, 60));
+            } else {
+                out += fmt::format("[{}]", f.index);
+            }
+        }
+        return out;
+    }
+
+    nlohmann::detail::json_sax_dom_parser<json> m_dom;
+    std::string_view m_text;
+    const std::string& m_file;
+    const char** m_mark;
+    std::vector<Frame> m_frames;
+};
+
+} // namespace
+
+json parseJson(std::string_view text, const std::string& fileLabel)
+{
+    json root;
+    const char* mark = text.data();
+    StrictSax sax(root, text, fileLabel, &mark);
+    TrackingIterator first{text.data(), &mark}, last{text.data() + text.size(), &mark};
+    json::sax_parse(first, last, &sax);
+    return root;
+}
 
 std::string describeJson(const json& value)
 {
@@ -21,7 +190,7 @@ std::string describeJson(const json& value)
     case json::value_t::string: {
         std::string s = value.get<std::string>();
         if (s.size() > 40)
-            s = s.substr(0, 37) + "...";
+            s = std::string(util::utf8Prefix(s, 37)) + "...";
         return "\"" + s + "\"";
     }
     default:
@@ -47,9 +216,18 @@ static std::size_t editDistance(const std::string& a, const std::string& b)
 
 std::string closestMatch(const std::string& word, const std::vector<std::string>& candidates)
 {
+    // The edit distance costs |word| x |candidate|: a megabyte-long unknown name took seconds per
+    // candidate. No candidate (a field, policy or GPU name) is near that long, so such a word has no
+    // plausible match, and a candidate whose length differs by the allowed distance or more cannot match.
+    constexpr std::size_t kLongestWord = 128;
+    if (word.size() > kLongestWord)
+        return {};
     std::string best;
     std::size_t bestDistance = std::max<std::size_t>(2, word.size() / 3) + 1;
     for (const auto& c : candidates) {
+        const std::size_t lengthGap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
+        if (lengthGap >= bestDistance)
+            continue;
         const std::size_t d = editDistance(word, c);
         if (d < bestDistance) {
             bestDistance = d;
@@ -107,8 +285,15 @@ void JsonObject::failHere(const std::string& message) const
 const json& JsonObject::require(const std::string& key)
 {
     know(key);
-    if (!m_value.contains(key))
+    if (!m_value.contains(key)) {
+        // `"clusterr": {...}` otherwise reads as a missing "cluster" with no word of the key that is there.
+        for (auto it = m_value.begin(); it != m_value.end(); ++it)
+            if (it.key() != key && closestMatch(it.key(), {key}) == key)
+                fail(key, fmt::format("missing required field (there is an unknown field \"{}\" at {}: did you "
+                                      "mean \"{}\"?)",
+                                      std::string(util::utf8Prefix(it.key(), 60)), childPath(it.key()), key));
         fail(key, "missing required field");
+    }
     return m_value.at(key);
 }
 
@@ -176,25 +361,42 @@ double JsonObject::nonNegativeNumber(const std::string& key, double fallback)
     return has(key) ? nonNegativeNumber(key) : (know(key), fallback);
 }
 
-long long JsonObject::integer(const std::string& key, long long minimum)
+long long JsonObject::integer(const std::string& key, long long minimum, long long maximum)
 {
     const json& v = require(key);
-    const bool integral =
-        v.is_number_integer() ||
-        (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() && std::abs(v.get<double>()) < 9e15);
     const char* what = minimum == 1 ? "a positive integer" : minimum == 0 ? "a non-negative integer" : "an integer";
+    const bool integral =
+        v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>());
     if (!integral)
         fail(key, fmt::format("expected {}, got {}", what, describeJson(v)));
-    const long long n = v.is_number_integer() ? v.get<long long>() : static_cast<long long>(v.get<double>());
-    if (n < minimum)
-        fail(key, minimum <= 1 ? fmt::format("expected {}, got {}", what, n)
-                               : fmt::format("expected an integer >= {}, got {}", minimum, n));
+    // Compared before narrowing: 2^32 + 1 must not become 1, nor 2^64 - 1 become -1.
+    bool below = false, above = false;
+    long long n = 0;
+    if (v.is_number_unsigned()) {
+        const auto u = v.get<json::number_unsigned_t>();
+        above = u > static_cast<json::number_unsigned_t>(maximum);
+        n = above ? 0 : static_cast<long long>(u);
+    } else if (v.is_number_integer()) {
+        n = v.get<long long>();
+    } else {
+        const double d = v.get<double>();
+        below = d < static_cast<double>(minimum);
+        above = d > static_cast<double>(maximum);
+        n = below || above ? 0 : static_cast<long long>(d);
+    }
+    below = below || (!above && n < minimum);
+    above = above || (!below && n > maximum);
+    if (below)
+        fail(key, minimum <= 1 ? fmt::format("expected {}, got {}", what, v.dump())
+                               : fmt::format("expected an integer >= {}, got {}", minimum, v.dump()));
+    if (above)
+        fail(key, fmt::format("expected {} up to {}, got {}", what, maximum, v.dump()));
     return n;
 }
 
-long long JsonObject::integer(const std::string& key, long long fallback, long long minimum)
+long long JsonObject::integer(const std::string& key, long long fallback, long long minimum, long long maximum)
 {
-    return has(key) ? integer(key, minimum) : (know(key), fallback);
+    return has(key) ? integer(key, minimum, maximum) : (know(key), fallback);
 }
 
 bool JsonObject::boolean(const std::string& key, bool fallback)
@@ -280,7 +482,9 @@ void JsonObject::finish() const
         const std::string near = closestMatch(it.key(), candidates);
         if (!near.empty())
             msg += fmt::format(" (did you mean \"{}\"?)", near);
-        fail(it.key(), msg);
+        // A runaway key (a megabyte of text) is shown by its start, as values are.
+        const std::string shown = it.key().size() > 60 ? std::string(util::utf8Prefix(it.key(), 57)) + "..." : it.key();
+        fail(shown, msg);
     }
 }
 

@@ -11,6 +11,14 @@
 
 namespace orrery::io {
 
+/**
+ * Parses a JSON document strictly, for every file a user gives Orrery. Unlike nlohmann::json::parse,
+ * every failure is an orrery::Error naming `fileLabel`, the JSON path and the line: syntax errors,
+ * invalid UTF-8, numbers beyond a double (`1e400`), and duplicate keys, which nlohmann would resolve
+ * silently by keeping the last one.
+ */
+nlohmann::json parseJson(std::string_view text, const std::string& fileLabel);
+
 /** Renders a JSON value for an error message: `-2`, `"abc"`, `an object`. */
 std::string describeJson(const nlohmann::json& value);
 
@@ -41,8 +49,9 @@ public:
     double positiveNumber(const std::string& key, double fallback);
     double nonNegativeNumber(const std::string& key);
     double nonNegativeNumber(const std::string& key, double fallback);
-    long long integer(const std::string& key, long long minimum);
-    long long integer(const std::string& key, long long fallback, long long minimum);
+    /** An integer in [minimum, maximum]; beyond it, an error that shows the value as written. */
+    long long integer(const std::string& key, long long minimum, long long maximum);
+    long long integer(const std::string& key, long long fallback, long long minimum, long long maximum);
     bool boolean(const std::string& key, bool fallback);
     std::optional<double> optionalNumber(const std::string& key, double minimum);
     std::vector<std::string> stringList(const std::string& key);

@@ -2,6 +2,7 @@
 
 #include "io/error.h"
 #include "io/json_reader.h"
+#include "io/limits.h"
 #include "sched/registry.h"
 #include "sim/switch_cost.h"
 #include "util/embedded.h"
@@ -49,14 +50,28 @@ Cluster readCluster(JsonObject o, const GpuCatalog& catalog)
             }
         }
         g.name = n.string("name", catalog.at(g.gpuType).name);
-        g.count = static_cast<int>(n.integer("count", 1, 1));
-        g.gpusPerNode = static_cast<int>(n.integer("gpus_per_node", 1));
+        g.count = static_cast<int>(n.integer("count", 1, 1, limits::kMaxClusterNodes));
+        g.gpusPerNode = static_cast<int>(n.integer("gpus_per_node", 1, limits::kMaxGpusPerNode));
         if (const json* l = n.member("link")) {
             JsonObject lo(*l, n.childPath("link"));
             g.intraLink = readLink(lo, "bandwidth_gb_s", 1.0);
         }
         n.finish();
         groups.push_back(std::move(g));
+    }
+    // Each node and GPU gets its own state: check the totals before the cluster allocates them.
+    long long totalNodes = 0, totalGpus = 0;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        totalNodes += groups[i].count;
+        totalGpus += static_cast<long long>(groups[i].count) * groups[i].gpusPerNode;
+        if (totalNodes > limits::kMaxClusterNodes)
+            throw Error("", indexPath(o.childPath("nodes"), i) + ".count",
+                        fmt::format("the cluster has {} nodes up to here, more than the {} a cluster may have",
+                                    totalNodes, limits::kMaxClusterNodes));
+        if (totalGpus > limits::kMaxClusterGpus)
+            throw Error("", indexPath(o.childPath("nodes"), i) + ".count",
+                        fmt::format("the cluster has {} GPUs up to here, more than the {} a cluster may have",
+                                    totalGpus, limits::kMaxClusterGpus));
     }
     for (std::size_t i = 0; i < groups.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
@@ -110,16 +125,16 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
             rethrowAt(o, "model", [&] { return models.at(job.model).name; });
         job.model = models.at(job.model).name;
         TrainingConfig& c = job.config;
-        c.globalBatch = static_cast<int>(o.integer("batch", 1));
-        c.microBatch = static_cast<int>(o.integer("micro_batch", 0, 1));
+        c.globalBatch = static_cast<int>(o.integer("batch", 1, limits::kMaxInt));
+        c.microBatch = static_cast<int>(o.integer("micro_batch", 0, 1, limits::kMaxInt));
         if (c.microBatch > c.globalBatch)
             o.fail("micro_batch",
                    fmt::format("micro batch {} exceeds the global batch {}", c.microBatch, c.globalBatch));
-        c.seq = static_cast<int>(o.integer("seq", 0, 1));
+        c.seq = static_cast<int>(o.integer("seq", 0, 1, limits::kMaxInt));
         c.precision = precisionFromString(o.choice("precision", {"bf16", "fp16", "fp32"}, "bf16"));
         c.optimizer = optimizerFromString(o.choice("optimizer", {"adam", "adamw", "sgd"}, "adam"));
         c.recompute = recomputeFromString(o.choice("recompute", {"none", "selective", "full"}, "none"));
-        c.zeroStage = static_cast<int>(o.integer("zero", 0, 0));
+        c.zeroStage = static_cast<int>(o.integer("zero", 0, 0, limits::kMaxInt));
         if (c.zeroStage > 3)
             o.fail("zero", fmt::format("expected a ZeRO stage 0..3, got {}", c.zeroStage));
         c.flashAttention = o.boolean("flash_attn", false);
@@ -135,7 +150,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
                 o.fail(k, "only fixed-request jobs (with \"gpus\") take this field");
     } else {
         job.kind = JobKind::Fixed;
-        job.gpus = static_cast<int>(o.integer("gpus", 1));
+        job.gpus = static_cast<int>(o.integer("gpus", 1, limits::kMaxJobGpus));
         for (const char* key : {"gpu_type", "reference_gpu"}) {
             const std::string t = o.string(key, "");
             if (!t.empty() && !catalog.find(t))
@@ -153,7 +168,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
                 o.fail("iterations", "a job with \"duration_s\" takes no \"iterations\"");
         } else {
             job.jobType = o.string("job_type");
-            job.scaleFactor = static_cast<int>(o.integer("scale_factor", job.gpus, 1));
+            job.scaleFactor = static_cast<int>(o.integer("scale_factor", job.gpus, 1, limits::kMaxJobGpus));
             job.iterations = o.positiveNumber("iterations");
         }
         for (const char* k : {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
@@ -173,7 +188,7 @@ TraceRef readTrace(JsonObject o, const GpuCatalog& catalog)
         o.fail("format", "missing required field");
     t.path = o.string("path");
     if (o.has("limit"))
-        t.limit = static_cast<int>(o.integer("limit", 1));
+        t.limit = static_cast<int>(o.integer("limit", 1, limits::kMaxJobs));
     t.referenceGpu = o.string("reference_gpu", "");
     if (!t.referenceGpu.empty() && !catalog.find(t.referenceGpu))
         rethrowAt(o, "reference_gpu", [&] { return catalog.at(t.referenceGpu).name; });
@@ -184,10 +199,10 @@ TraceRef readTrace(JsonObject o, const GpuCatalog& catalog)
 GeneratorSpec readGenerator(JsonObject o, const ModelLibrary& models)
 {
     GeneratorSpec g;
-    g.jobs = static_cast<int>(o.integer("jobs", 1));
+    g.jobs = static_cast<int>(o.integer("jobs", 1, limits::kMaxJobs));
     g.ratePerHour = o.nonNegativeNumber("rate_per_hour", g.ratePerHour);
     if (o.has("seed"))
-        g.seed = static_cast<int>(o.integer("seed", 0));
+        g.seed = static_cast<int>(o.integer("seed", 0, limits::kMaxInt));
     g.durations = o.string("durations", g.durations);
     g.minDurationS = o.positiveNumber("min_duration_s", g.minDurationS);
     g.maxDurationS = o.positiveNumber("max_duration_s", g.maxDurationS);
@@ -203,22 +218,32 @@ GeneratorSpec readGenerator(JsonObject o, const ModelLibrary& models)
         e.model = m.string("model", "");
         if (!e.model.empty() && !models.find(e.model))
             rethrowAt(m, "model", [&] { return models.at(e.model).name; });
-        auto ints = [&](const char* key) {
+        auto ints = [&](const char* key, long long maximum) {
             std::vector<int> out;
             if (const json* v = m.member(key)) {
                 if (!v->is_array() || v->empty())
                     m.fail(key, "expected a non-empty array of positive integers, got " + describeJson(*v));
                 for (std::size_t k = 0; k < v->size(); ++k) {
-                    if (!(*v)[k].is_number_integer() || (*v)[k].get<long long>() < 1)
+                    const json& x = (*v)[k];
+                    // Unsigned first: 2^64 - 1 read as long long is -1, and 2^32 + 2 read as int is 2.
+                    const bool inRange =
+                        x.is_number_unsigned()
+                            ? x.get<json::number_unsigned_t>() <= static_cast<json::number_unsigned_t>(maximum)
+                            : x.is_number_integer() && x.get<long long>() <= maximum;
+                    if (!x.is_number_integer() || (inRange && x.get<long long>() < 1))
                         throw Error("", indexPath(m.childPath(key), k),
-                                    "expected a positive integer, got " + describeJson((*v)[k]));
+                                    "expected a positive integer, got " + describeJson(x));
+                    if (!inRange)
+                        throw Error(
+                            "", indexPath(m.childPath(key), k),
+                            fmt::format("expected a positive integer up to {}, got {}", maximum, describeJson(x)));
                     out.push_back((*v)[k].get<int>());
                 }
             }
             return out;
         };
-        e.batches = ints("batches");
-        e.gpus = ints("gpus");
+        e.batches = ints("batches", limits::kMaxInt);
+        e.gpus = ints("gpus", limits::kMaxJobGpus);
         if (e.model.empty() == e.gpus.empty())
             m.failHere("a mix entry has either \"model\" (with \"batches\") or \"gpus\"");
         if (!e.model.empty() && e.batches.empty())
@@ -284,7 +309,7 @@ Scenario parse(const json& doc)
     const std::string format = o.string("format");
     if (format != "orrery-scenario")
         o.fail("format", "expected \"orrery-scenario\", got \"" + format + "\"");
-    const auto version = o.integer("version", 1);
+    const auto version = o.integer("version", 1, limits::kMaxInt);
     if (version > kScenarioVersion)
         o.fail("version",
                fmt::format("scenario version {} is newer than this Orrery reads ({})", version, kScenarioVersion));
@@ -325,6 +350,9 @@ Scenario parse(const json& doc)
     if (const json* jobs = wo.member("jobs")) {
         if (!jobs->is_array())
             wo.fail("jobs", "expected an array, got " + describeJson(*jobs));
+        if (static_cast<long long>(jobs->size()) > limits::kMaxJobs)
+            wo.fail("jobs",
+                    fmt::format("{} jobs, more than the {} a workload may hold", jobs->size(), limits::kMaxJobs));
         s.workload.jobs.reserve(jobs->size());
         for (std::size_t i = 0; i < jobs->size(); ++i) {
             const std::string path = indexPath(wo.childPath("jobs"), i);
@@ -356,7 +384,7 @@ Scenario parse(const json& doc)
     if (const json* opt = o.member("options")) {
         JsonObject oo(*opt, "options");
         ScenarioOptions& op = s.options;
-        op.seed = static_cast<std::uint64_t>(oo.integer("seed", 0, 0));
+        op.seed = static_cast<std::uint64_t>(oo.integer("seed", 0, 0, limits::kMaxSeed));
         op.roundS = oo.positiveNumber("round_s", op.roundS);
         op.restartPenaltyS = oo.nonNegativeNumber("restart_penalty_s", op.restartPenaltyS);
         op.restartModel = oo.choice("restart_model", sim::restartModels(), op.restartModel);
@@ -416,16 +444,7 @@ Scenario parseScenario(const json& doc, const std::string& fileLabel)
 
 Scenario parseScenarioText(const std::string& text, const std::string& fileLabel)
 {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
-        std::string what = e.what();
-        const auto pos = what.find("parse error");
-        throw Error(fileLabel, "", "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
-    }
-    return parseScenario(doc, fileLabel);
+    return parseScenario(parseJson(text, fileLabel), fileLabel);
 }
 
 Scenario loadScenario(const std::string& path)

@@ -1,6 +1,7 @@
 #include "io/text_table.h"
 
 #include "io/error.h"
+#include "io/limits.h"
 #include "util/text.h"
 
 #include <fmt/format.h>
@@ -87,6 +88,18 @@ TextTable TextTable::parse(std::string_view text, std::string fileLabel, Options
         if (isBlank(line))
             return;
         auto fields = splitFields(line, options.separator, options.trimFields);
+        // Checked here, once for every reader: a Latin-1 byte would otherwise surface as a JSON
+        // type error, with no line, when the imported scenario is written.
+        if (util::invalidUtf8At(line) != std::string_view::npos)
+            for (std::size_t i = 0; i < fields.size(); ++i)
+                if (const auto bad = util::invalidUtf8At(fields[i]); bad != std::string_view::npos) {
+                    const std::string name =
+                        wantHeader || i >= t.m_header.size() ? fmt::format("column {}", i + 1) : t.m_header[i];
+                    throw Error(t.m_file, fmt::format("{}: {}", number, name),
+                                fmt::format("invalid UTF-8 (byte 0x{:02X} at byte {} of the field): text files "
+                                            "must be UTF-8 (was it saved as Latin-1?)",
+                                            static_cast<unsigned char>(fields[i][bad]), bad + 1));
+                }
         if (wantHeader) {
             for (auto& f : fields)
                 f = util::trim(f);
@@ -95,6 +108,10 @@ TextTable TextTable::parse(std::string_view text, std::string fileLabel, Options
             wantHeader = false;
             return;
         }
+        if (static_cast<long long>(t.m_records.size()) >= limits::kMaxTraceRows)
+            throw Error(
+                t.m_file, std::to_string(number),
+                fmt::format("more than {} rows: a trace file may hold at most that many", limits::kMaxTraceRows));
         t.m_records.push_back(TextRecord{number, std::move(fields)});
     });
     if (wantHeader)
@@ -157,7 +174,7 @@ std::string describeField(std::string_view text)
 {
     if (text.empty())
         return "an empty field";
-    std::string shown(text.substr(0, 60));
+    std::string shown(util::utf8Prefix(text, 60));
     if (text.size() > 60)
         shown += "...";
     return "\"" + shown + "\"";
@@ -279,6 +296,11 @@ std::optional<double> parseDateTime(std::string_view text)
     if (!shape || !digits(t, 0, 4, y) || !digits(t, 5, 2, mo) || !digits(t, 8, 2, d) || !digits(t, 11, 2, h) ||
         !digits(t, 14, 2, mi) || !digits(t, 17, 2, s) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
         s > 60)
+        return std::nullopt;
+    // Year 0000 does not exist in the traces' calendar, and 2020-02-31 is not a day.
+    static constexpr int kDaysIn[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (y < 1 || d > kDaysIn[mo - 1] + (mo == 2 && leap ? 1 : 0))
         return std::nullopt;
     const long long days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
     return static_cast<double>(days * 86400 + h * 3600 + mi * 60 + s);

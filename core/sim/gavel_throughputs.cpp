@@ -41,12 +41,7 @@ GavelThroughputs GavelThroughputs::fromFile(const std::string& path)
 
 GavelThroughputs GavelThroughputs::fromJsonText(const std::string& text, const std::string& fileLabel)
 {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw Error(fileLabel, "", fmt::format("not valid JSON ({})", e.what()));
-    }
+    const nlohmann::json doc = io::parseJson(text, fileLabel);
     if (!doc.is_object())
         throw Error(fileLabel, "", "expected an object of worker types, got " + io::describeJson(doc));
     const auto& catalog = hardware::GpuCatalog::builtin();

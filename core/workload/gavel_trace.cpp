@@ -1,12 +1,15 @@
 #include "workload/gavel_trace.h"
 
 #include "io/error.h"
+#include "io/json_reader.h"
+#include "io/limits.h"
 #include "io/text_table.h"
 #include "util/text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -87,6 +90,11 @@ std::vector<Job> parseGavelTrace(std::string_view text, const std::string& fileL
         Job job;
         job.id = std::to_string(jobs.size());
         job.kind = JobKind::Fixed;
+        for (int column : {c.jobType, c.command})
+            if (const auto bad = util::invalidUtf8At(at(column)); bad != std::string_view::npos)
+                p.fail(column == c.jobType ? "job_type" : "command",
+                       fmt::format("invalid UTF-8 (byte 0x{:02X} at byte {} of the field): traces must be UTF-8",
+                                   static_cast<unsigned char>(at(column)[bad]), bad + 1));
         job.jobType = util::trim(at(c.jobType));
         if (job.jobType.empty())
             p.fail("job_type", "expected a job type such as \"ResNet-18 (batch size 64)\", got an empty field");
@@ -97,8 +105,9 @@ std::vector<Job> parseGavelTrace(std::string_view text, const std::string& fileL
             p.fail("needs_data_dir", fmt::format("expected 0 or 1, got \"{}\"", util::trim(at(c.needsDataDir))));
         job.iterations = static_cast<double>(p.positiveInteger("total_steps", at(c.totalSteps)));
         const long long scale = p.positiveInteger("scale_factor", at(c.scaleFactor));
-        if (scale > 1 << 20)
-            p.fail("scale_factor", fmt::format("expected a GPU count, got {}", scale));
+        if (scale > io::limits::kMaxJobGpus)
+            p.fail("scale_factor",
+                   fmt::format("expected a GPU count of at most {}, got {}", io::limits::kMaxJobGpus, scale));
         job.scaleFactor = static_cast<int>(scale);
         job.gpus = job.scaleFactor;
         job.arrivalS = p.nonNegativeNumber("arrival_time", at(c.arrival));
@@ -116,11 +125,20 @@ std::vector<Job> parseGavelTrace(std::string_view text, const std::string& fileL
                                               "the reference GPU (v100) from a throughput table",
                                               job.jobType, job.scaleFactor));
                 job.deadlineS = job.arrivalS + slo * job.iterations / *rate;
+                // A huge SLO or step count overflows to infinity, which a scenario file cannot hold (JSON has
+                // no infinity: it was written as null).
+                if (!std::isfinite(*job.deadlineS))
+                    p.fail("SLO", fmt::format("the deadline {} x {} steps / {} steps/s is beyond any time Orrery "
+                                              "can store",
+                                              util::trim(at(c.slo)), job.iterations, *rate));
             }
         }
         jobs.push_back(std::move(job));
         if (options.limit && static_cast<int>(jobs.size()) >= *options.limit)
             done = true;
+        else if (static_cast<long long>(jobs.size()) > io::limits::kMaxJobs)
+            p.fail("columns", fmt::format("more than {} jobs: a trace may hold at most that many (use a limit)",
+                                          io::limits::kMaxJobs));
     });
     return jobs;
 }
@@ -132,12 +150,7 @@ std::vector<Job> readGavelTrace(const std::string& path, const GavelTraceOptions
 
 std::function<std::optional<double>(const std::string&, int)> gavelReferenceRates(const std::string& throughputsPath)
 {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(util::readFile(throughputsPath));
-    } catch (const nlohmann::json::parse_error& e) {
-        throw Error(util::baseName(throughputsPath), "", std::string("invalid JSON: ") + e.what());
-    }
+    const nlohmann::json doc = io::parseJson(util::readFile(throughputsPath), util::baseName(throughputsPath));
     const auto v100 = doc.find("v100");
     if (!doc.is_object() || v100 == doc.end() || !v100->is_object())
         throw Error(util::baseName(throughputsPath), "v100", "missing required field (Gavel's reference worker type)");

@@ -1,6 +1,7 @@
 #include "workload/helios_trace.h"
 
 #include "io/error.h"
+#include "io/limits.h"
 #include "io/text_table.h"
 #include "util/text.h"
 
@@ -40,8 +41,8 @@ TraceRead parseHeliosLog(std::string_view text, const std::string& fileLabel, st
             ++cpuJobs;
             continue;
         }
-        if (gpus > 1 << 16)
-            p.fail("gpu_num", fmt::format("expected a GPU count, got {}", gpus));
+        if (gpus > io::limits::kMaxJobGpus)
+            p.fail("gpu_num", fmt::format("expected a GPU count of at most {}, got {}", io::limits::kMaxJobGpus, gpus));
         if (duration == 0) {
             ++zeroLength;
             continue;

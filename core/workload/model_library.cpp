@@ -2,6 +2,7 @@
 
 #include "io/error.h"
 #include "io/json_reader.h"
+#include "io/limits.h"
 #include "util/embedded.h"
 #include "util/text.h"
 
@@ -23,7 +24,7 @@ ModelLibrary ModelLibrary::fromJson(const json& doc, const std::string& file)
         io::JsonObject o(doc, "");
         if (o.string("format") != "orrery-models")
             o.fail("format", "expected \"orrery-models\"");
-        if (o.integer("version", 1) != 1)
+        if (o.integer("version", 1, io::limits::kMaxInt) != 1)
             o.fail("version", "unsupported version (this Orrery reads 1)");
         ModelLibrary lib;
         const json& models = o.array("models");
@@ -77,12 +78,7 @@ ModelSpec resolveModel(const std::string& nameOrFile, const ModelLibrary& librar
 {
     if (nameOrFile.size() > 5 && nameOrFile.substr(nameOrFile.size() - 5) == ".json") {
         const std::string text = util::readFile(nameOrFile);
-        json doc;
-        try {
-            doc = json::parse(text);
-        } catch (const json::parse_error& e) {
-            throw Error(nameOrFile, "", std::string("invalid JSON: ") + e.what());
-        }
+        json doc = io::parseJson(text, nameOrFile);
         try {
             if (doc.is_object() && !doc.contains("name"))
                 doc["name"] = util::baseName(nameOrFile).substr(0, util::baseName(nameOrFile).size() - 5);

@@ -1,6 +1,7 @@
 #include "workload/model_spec.h"
 
 #include "io/json_reader.h"
+#include "io/limits.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -45,17 +46,17 @@ ModelSpec modelSpecFromJson(const nlohmann::json& value, const std::string& path
     ModelSpec m;
     m.name = o.string("name");
     m.family = o.string("family", "custom");
-    m.vocab = static_cast<int>(o.integer("vocab", 1));
-    m.hidden = static_cast<int>(o.integer("hidden", 1));
-    m.layers = static_cast<int>(o.integer("layers", 1));
-    m.heads = static_cast<int>(o.integer("heads", 1));
-    m.kvHeads = static_cast<int>(o.integer("kv_heads", m.heads, 1));
-    m.ffnHidden = static_cast<int>(o.integer("ffn_hidden", 4LL * m.hidden, 1));
+    m.vocab = static_cast<int>(o.integer("vocab", 1, io::limits::kMaxInt));
+    m.hidden = static_cast<int>(o.integer("hidden", 1, io::limits::kMaxInt));
+    m.layers = static_cast<int>(o.integer("layers", 1, io::limits::kMaxInt));
+    m.heads = static_cast<int>(o.integer("heads", 1, io::limits::kMaxInt));
+    m.kvHeads = static_cast<int>(o.integer("kv_heads", m.heads, 1, io::limits::kMaxInt));
+    m.ffnHidden = static_cast<int>(o.integer("ffn_hidden", 4LL * m.hidden, 1, io::limits::kMaxInt));
     m.gatedMlp = o.boolean("gated_mlp", false);
     m.tiedEmbeddings = o.boolean("tied_embeddings", true);
     m.bias = o.boolean("bias", !m.gatedMlp);
-    m.positions = static_cast<int>(o.integer("positions", 0, 0));
-    m.seq = static_cast<int>(o.integer("seq", 1024, 1));
+    m.positions = static_cast<int>(o.integer("positions", 0, 0, io::limits::kMaxInt));
+    m.seq = static_cast<int>(o.integer("seq", 1024, 1, io::limits::kMaxInt));
     m.publishedParams = o.nonNegativeNumber("published_params", 0);
     m.source = o.string("source", "");
     if (m.hidden % m.heads != 0)

@@ -1,6 +1,7 @@
 #include "workload/pai_trace.h"
 
 #include "io/error.h"
+#include "io/limits.h"
 #include "io/text_table.h"
 #include "util/text.h"
 
@@ -110,6 +111,13 @@ TraceRead parsePaiTrace(const PaiTables& in, std::optional<int> limit)
         if (share <= 0)
             continue;
         j.gpuShare += share;
+        // Checked before the sum is rounded to an int GPU count: a cast of 1e10 or infinity is undefined
+        // (it came out as 1 GPU).
+        if (!(j.gpuShare <= static_cast<double>(io::limits::kMaxJobGpus)))
+            p.fail("plan_gpu", fmt::format("{} (with inst_num {}) makes job \"{}\" ask for {:g} GPUs (inst_num x "
+                                           "plan_gpu / 100, over its tasks), more than the {} a job may ask for",
+                                           io::describeField(gpuText), io::describeField(tasks.field(r, cInst)), name,
+                                           j.gpuShare, io::limits::kMaxJobGpus));
         const auto start = p.optionalNumber("start_time", tasks.field(r, cStart));
         const auto end = p.optionalNumber("end_time", tasks.field(r, cEnd));
         if (start) {

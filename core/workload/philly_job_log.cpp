@@ -1,6 +1,7 @@
 // Philly's cluster_job_log (JSON); declared in philly_trace.h beside the CSV form.
 #include "io/error.h"
 #include "io/json_reader.h"
+#include "io/limits.h"
 #include "io/text_table.h"
 #include "workload/philly_trace.h"
 
@@ -62,14 +63,7 @@ struct JsonReader
 
 TraceRead parsePhillyJobLog(std::string_view text, const std::string& fileLabel, std::optional<int> limit)
 {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        std::string what = e.what();
-        const auto pos = what.find("parse error");
-        throw Error(fileLabel, "", "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
-    }
+    const json doc = io::parseJson(text, fileLabel);
     const JsonReader rd{fileLabel};
     if (!doc.is_array())
         rd.fail("", "expected an array of jobs, got " + io::describeJson(doc));
@@ -123,6 +117,11 @@ TraceRead parsePhillyJobLog(std::string_view text, const std::string& fileLabel,
             if (!g.is_array())
                 rd.fail(dPath + ".gpus", "expected an array, got " + io::describeJson(g));
             gpus += static_cast<long long>(g.size());
+            // Summed over machines, so checked here: job.gpus is an int and the cluster cap is far below.
+            if (gpus > io::limits::kMaxJobGpus)
+                rd.fail(dPath + ".gpus",
+                        fmt::format("the job has {} GPUs up to here, more than the {} a job may ask for", gpus,
+                                    io::limits::kMaxJobGpus));
         }
         if (gpus == 0 || *end == *start) {
             ++(gpus == 0 ? noGpu : zeroLength);

@@ -1,6 +1,7 @@
 #include "workload/philly_trace.h"
 
 #include "io/error.h"
+#include "io/limits.h"
 #include "io/text_table.h"
 #include "util/text.h"
 
@@ -25,8 +26,9 @@ TraceRead parsePhillyCsv(std::string_view text, const std::string& fileLabel, st
         first = std::min(first, submit);
         const double duration = p.nonNegativeNumber("duration", t.field(r, cDuration));
         const auto gpus = p.nonNegativeInteger("num_gpus", t.field(r, cGpus));
-        if (gpus > 1 << 16)
-            p.fail("num_gpus", fmt::format("expected a GPU count, got {}", gpus));
+        if (gpus > io::limits::kMaxJobGpus)
+            p.fail("num_gpus",
+                   fmt::format("expected a GPU count of at most {}, got {}", io::limits::kMaxJobGpus, gpus));
         if (gpus == 0 || duration == 0) {
             ++(gpus == 0 ? noGpu : zeroLength);
             continue;

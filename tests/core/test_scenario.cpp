@@ -56,7 +56,9 @@ std::vector<BadCase> badCases()
              j["cluster"]["nodes"][0]["gpus_per_nod"] = 8;
              j["cluster"]["nodes"][0].erase("gpus_per_node");
          },
-         "bad.json: cluster.nodes[0].gpus_per_node: missing required field"},
+         // The misspelt key that is there is named, with the fix.
+         "bad.json: cluster.nodes[0].gpus_per_node: missing required field (there is an unknown field "
+         "\"gpus_per_nod\" at cluster.nodes[0].gpus_per_nod: did you mean \"gpus_per_node\"?)"},
         {"unknown node key", [](json& j) { j["cluster"]["nodes"][0]["coutn"] = 8; },
          "bad.json: cluster.nodes[0].coutn: unknown field (did you mean \"count\"?)"},
         {"empty nodes", [](json& j) { j["cluster"]["nodes"] = json::array(); },
