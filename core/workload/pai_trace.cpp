@@ -110,6 +110,10 @@ TraceRead parsePaiTrace(const PaiTables& in, std::optional<int> limit)
         if (share <= 0)
             continue;
         j.gpuShare += share;
+        // Rounded into an int later: a share past any cluster (inst_num 1e300) overflowed it. Reproducer in
+        // tests/fuzz/regressions/fuzz_pai_trace.
+        if (j.gpuShare > 1 << 16)
+            p.fail("plan_gpu", fmt::format("job {} asks for more than {} GPUs", name, 1 << 16));
         const auto start = p.optionalNumber("start_time", tasks.field(r, cStart));
         const auto end = p.optionalNumber("end_time", tasks.field(r, cEnd));
         if (start) {
