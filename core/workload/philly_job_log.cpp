@@ -65,7 +65,8 @@ TraceRead parsePhillyJobLog(std::string_view text, const std::string& fileLabel,
     json doc;
     try {
         doc = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // Not only parse_error: a number past double's range (1e999) is an out_of_range (found by fuzzing).
         std::string what = e.what();
         const auto pos = what.find("parse error");
         throw Error(fileLabel, "", "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));

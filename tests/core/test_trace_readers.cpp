@@ -325,6 +325,9 @@ private slots:
                              "\"yesterday\""));
         QCOMPARE(errorOf([] { parsePhillyJobLog(R"({"jobs": []})", "l.json"); }),
                  std::string("l.json: expected an array of jobs, got an object"));
+        QCOMPARE(
+            errorOf([] { parsePhillyJobLog("[1e999]", "l.json"); }), // once escaped as out_of_range (fuzzing)
+            std::string("l.json: invalid JSON: [json.exception.out_of_range.406] number overflow parsing '1e999'"));
     }
 
     void phillyJobLogReadmeExample()
