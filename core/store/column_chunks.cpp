@@ -446,6 +446,10 @@ std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, st
             const std::int32_t index = ints[0][i];
             if (index < 0 || index >= kMaxJobIndex)
                 r.damaged(fmt::format("record {}: job_index {}", i, index));
+            // A finished run's job_count bounds its indices; without that check one damaged index below
+            // kMaxJobIndex made the reader allocate gigabytes of empty records (found by fuzz_column_chunks).
+            if (expectedJobs && static_cast<std::size_t>(index) >= expectedJobs)
+                r.damaged(fmt::format("record {}: job_index {} is past the run's {} jobs", i, index, expectedJobs));
             const auto at = static_cast<std::size_t>(index);
             if (out.size() <= at) {
                 out.resize(at + 1);

@@ -472,6 +472,9 @@ private slots:
             {"UPDATE job_chunks SET labels = x'61'", "labels do not end with a NUL byte"},
             {"UPDATE job_chunks SET job_index = x'000000000000000000000000'", "job 0 is stored twice"},
             {"UPDATE job_chunks SET cost_usd = x'00'", "cost_usd holds 1 bytes, expected 24"},
+            // Job indices 0, 14680064, 2: below kMaxJobIndex, but past the run's three jobs (fuzz_column_chunks).
+            {"UPDATE job_chunks SET job_index = x'000000000000e00002000000'",
+             "record 1: job_index 14680064 is past the run's 3 jobs"},
         };
         int n = 0;
         for (const auto& [damage, expected] : cases) {

@@ -325,6 +325,9 @@ private slots:
                              "\"yesterday\""));
         QCOMPARE(errorOf([] { parsePhillyJobLog(R"({"jobs": []})", "l.json"); }),
                  std::string("l.json: expected an array of jobs, got an object"));
+        QCOMPARE(
+            errorOf([] { parsePhillyJobLog("[1e999]", "l.json"); }), // once escaped as out_of_range (fuzzing)
+            std::string("l.json: invalid JSON: [json.exception.out_of_range.406] number overflow parsing '1e999'"));
     }
 
     void phillyJobLogReadmeExample()
@@ -488,6 +491,10 @@ private slots:
         t.taskTable = "jA,w,1.0,Terminated,500.0,400.0,600.0,29.3,100,V100\n";
         QCOMPARE(errorOf([&] { parsePaiTrace(t); }),
                  std::string("tasks.csv:1: end_time: ends at 400 before it starts at 500"));
+        // 1e300 instances once overflowed the int the GPU count is rounded into (fuzz_pai_trace).
+        t.taskTable = "jA,w,1e300,Terminated,100.0,400.0,600.0,29.3,100,V100\n";
+        QCOMPARE(errorOf([&] { parsePaiTrace(t); }),
+                 std::string("tasks.csv:1: plan_gpu: job jA asks for more than 65536 GPUs"));
         t.taskHeader.reset();
         QCOMPARE(errorOf([&] { parsePaiTrace(t); }),
                  std::string("tasks.csv:1: header: no column names: PAI tables are headerless, put the matching "
