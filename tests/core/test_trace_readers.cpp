@@ -327,7 +327,8 @@ private slots:
                  std::string("l.json: expected an array of jobs, got an object"));
         QCOMPARE(
             errorOf([] { parsePhillyJobLog("[1e999]", "l.json"); }), // once escaped as out_of_range (fuzzing)
-            std::string("l.json: invalid JSON: [json.exception.out_of_range.406] number overflow parsing '1e999'"));
+            std::string("l.json: [0]: number out of range: 1e999 at line 1, column 7 (numbers must fit a 64-bit float, "
+                        "about 1.8e308)"));
     }
 
     void phillyJobLogReadmeExample()
@@ -493,8 +494,10 @@ private slots:
                  std::string("tasks.csv:1: end_time: ends at 400 before it starts at 500"));
         // 1e300 instances once overflowed the int the GPU count is rounded into (fuzz_pai_trace).
         t.taskTable = "jA,w,1e300,Terminated,100.0,400.0,600.0,29.3,100,V100\n";
-        QCOMPARE(errorOf([&] { parsePaiTrace(t); }),
-                 std::string("tasks.csv:1: plan_gpu: job jA asks for more than 65536 GPUs"));
+        const std::string huge = errorOf([&] { parsePaiTrace(t); });
+        QVERIFY2(huge.starts_with("tasks.csv:1: plan_gpu: ") &&
+                     huge.find("more than the 65536 a job may ask for") != std::string::npos,
+                 huge.c_str());
         t.taskHeader.reset();
         QCOMPARE(errorOf([&] { parsePaiTrace(t); }),
                  std::string("tasks.csv:1: header: no column names: PAI tables are headerless, put the matching "
