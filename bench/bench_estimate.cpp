@@ -41,9 +41,18 @@ void runPlans(benchmark::State& state, const char* modelName, int batch, int seq
     state.counters["plans"] = double(plans);
 }
 
-void BM_PlansLlama2_13B(benchmark::State& state) { runPlans(state, "llama2-13b", 64, 4096, false); }
-void BM_PlansGpt2_7B(benchmark::State& state) { runPlans(state, "gpt2-7b", 512, 1024, false); }
-void BM_PlansLlama2_70B_Pipeline(benchmark::State& state) { runPlans(state, "llama2-70b", 256, 4096, true); }
+void BM_PlansLlama2_13B(benchmark::State& state)
+{
+    runPlans(state, "llama2-13b", 64, 4096, false);
+}
+void BM_PlansGpt2_7B(benchmark::State& state)
+{
+    runPlans(state, "gpt2-7b", 512, 1024, false);
+}
+void BM_PlansLlama2_70B_Pipeline(benchmark::State& state)
+{
+    runPlans(state, "llama2-70b", 256, 4096, true);
+}
 
 void BM_MemoryEstimate(benchmark::State& state)
 {

@@ -35,8 +35,8 @@ std::vector<PoolGpu> juchiPool()
 {
     const auto catalog = hardware::GpuCatalog::fromFile(kDir + "juchi-gpus.json");
     std::vector<PoolGpu> pool;
-    for (const auto& [name, quota] : std::vector<std::pair<std::string, int>>{
-             {"a6000", 8}, {"a30", 16}, {"rtx3090", 16}, {"a4000", 16}})
+    for (const auto& [name, quota] :
+         std::vector<std::pair<std::string, int>>{{"a6000", 8}, {"a30", 16}, {"rtx3090", 16}, {"a4000", 16}})
         pool.push_back({catalog.at(name), quota, catalog.at(name).priceUsdPerHour});
     return pool;
 }
@@ -86,13 +86,34 @@ void runOptimal(benchmark::State& state, double bandwidthGbitS)
     state.counters["orders"] = e.orders;
 }
 
-void BM_Espresso(benchmark::State& s) { runCase(s, Strategy::Espresso, 2.5); }
-void BM_Optimal(benchmark::State& s) { runOptimal(s, 2.5); }
-void BM_OptimalCodeBandwidth(benchmark::State& s) { runOptimal(s, 2.5 * 8 * 1.073741824); }
-void BM_EspressoCodeBandwidth(benchmark::State& s) { runCase(s, Strategy::Espresso, 2.5 * 8 * 1.073741824); }
-void BM_WhalePlus(benchmark::State& s) { runCase(s, Strategy::WhalePlus, 2.5); }
-void BM_HphPlus(benchmark::State& s) { runCase(s, Strategy::HphPlus, 2.5); }
-void BM_SiaPlus(benchmark::State& s) { runCase(s, Strategy::SiaPlus, 2.5); }
+void BM_Espresso(benchmark::State& s)
+{
+    runCase(s, Strategy::Espresso, 2.5);
+}
+void BM_Optimal(benchmark::State& s)
+{
+    runOptimal(s, 2.5);
+}
+void BM_OptimalCodeBandwidth(benchmark::State& s)
+{
+    runOptimal(s, 2.5 * 8 * 1.073741824);
+}
+void BM_EspressoCodeBandwidth(benchmark::State& s)
+{
+    runCase(s, Strategy::Espresso, 2.5 * 8 * 1.073741824);
+}
+void BM_WhalePlus(benchmark::State& s)
+{
+    runCase(s, Strategy::WhalePlus, 2.5);
+}
+void BM_HphPlus(benchmark::State& s)
+{
+    runCase(s, Strategy::HphPlus, 2.5);
+}
+void BM_SiaPlus(benchmark::State& s)
+{
+    runCase(s, Strategy::SiaPlus, 2.5);
+}
 
 } // namespace
 

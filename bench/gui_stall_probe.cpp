@@ -54,7 +54,8 @@ double percentile(std::vector<double> v, double q)
     if (v.empty())
         return 0;
     std::sort(v.begin(), v.end());
-    return v[static_cast<std::size_t>(std::min<double>(static_cast<double>(v.size()) - 1, std::ceil(q * static_cast<double>(v.size())) - 1))];
+    return v[static_cast<std::size_t>(
+        std::min<double>(static_cast<double>(v.size()) - 1, std::ceil(q * static_cast<double>(v.size())) - 1))];
 }
 
 } // namespace
@@ -100,13 +101,15 @@ int main(int argc, char** argv)
         const std::string policy = policies[simulations % 3];
         simClock.start();
         runner.start<sim::RunResult>(
-            QStringLiteral("sim"), [simulate, scenario, policy](TaskContext& ctx) { return simulate(scenario, policy, ctx, {}); }, &app,
+            QStringLiteral("sim"),
+            [simulate, scenario, policy](TaskContext& ctx) { return simulate(scenario, policy, ctx, {}); }, &app,
             [&](sim::RunResult r) {
                 ++simulations;
                 simBusyS += simClock.elapsed() / 1000.0;
                 outcome = QStringLiteral("%1 jobs, %2 finished (%3)")
                               .arg(r.jobs.size())
-                              .arg(std::count_if(r.jobs.begin(), r.jobs.end(), [](const sim::JobRecord& j) { return j.finished(); }))
+                              .arg(std::count_if(r.jobs.begin(), r.jobs.end(),
+                                                 [](const sim::JobRecord& j) { return j.finished(); }))
                               .arg(QString::fromStdString(r.policy));
                 if (!stopping)
                     startSimulation();
@@ -154,8 +157,8 @@ int main(int argc, char** argv)
     runner.waitForDone();
 
     std::printf("gantt intervals: %zu (synthetic run, %d GPUs)\n", run->intervals.size(), run->totalGpus);
-    std::printf("measured for %d s; simulations finished meanwhile: %d (last: %s), mean %.2f s each\n", durationS, simulations,
-                qPrintable(outcome), simulations ? simBusyS / simulations : 0.0);
+    std::printf("measured for %d s; simulations finished meanwhile: %d (last: %s), mean %.2f s each\n", durationS,
+                simulations, qPrintable(outcome), simulations ? simBusyS / simulations : 0.0);
     std::printf("zoom steps: %zu, paint ms: p50 %.2f  p99 %.2f  max %.2f\n", paintMs.size(), percentile(paintMs, 0.5),
                 percentile(paintMs, 0.99), percentile(paintMs, 1.0));
     std::printf("probe ticks: %zu (every %d ms), stall ms: p50 %.2f  p99 %.2f  max %.2f\n", stalls.size(), kTickMs,

@@ -11,7 +11,11 @@
 #include "export/chart_export.h"
 #include "export/csv_export.h"
 #include "export/pdf_report.h"
+#include "hardware/gpu_layout.h"
+#include "io/chrome_trace.h"
 #include "models/metrics_table_model.h"
+#include "planner/memory_planner_panel.h"
+#include "provision/provisioning_panel.h"
 #include "results/cluster_at_time_view.h"
 #include "results/comparison_view.h"
 #include "results/run_library.h"
@@ -19,14 +23,10 @@
 #include "runs/run_manager_panel.h"
 #include "runs/run_saver.h"
 #include "runs/store_browser.h"
-#include "planner/memory_planner_panel.h"
-#include "provision/provisioning_panel.h"
-#include "hardware/gpu_layout.h"
-#include "io/chrome_trace.h"
 #include "store/default_path.h"
 
-#include <fstream>
 #include "timeline/gantt_view.h"
+#include <fstream>
 
 #include <QAction>
 #include <QApplication>
@@ -58,7 +58,9 @@ MainWindow::MainWindow(QWidget* parent)
 {
     setObjectName(QStringLiteral("MainWindow"));
     const QString database =
-        QSettings().value(QStringLiteral("store/path"), QString::fromStdString(store::defaultDatabasePath())).toString();
+        QSettings()
+            .value(QStringLiteral("store/path"), QString::fromStdString(store::defaultDatabasePath()))
+            .toString();
     m_saver = new RunSaver(m_runs, m_runner, database, this);
     createViews();
     createDocks();
@@ -71,9 +73,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_saver, &RunSaver::failed, this, [this](int, const QString& error) {
         statusBar()->showMessage(tr("Could not save the run to the store: %1").arg(error), 10000);
     });
-    connect(m_runs, &RunLibrary::runAdded, this, [this] {
-        m_statusRuns->setText(tr("%1 runs").arg(m_runs->runs().size()));
-    });
+    connect(m_runs, &RunLibrary::runAdded, this,
+            [this] { m_statusRuns->setText(tr("%1 runs").arg(m_runs->runs().size())); });
     resize(1600, 1000);
     readSettings();
     updateTitle();
@@ -186,7 +187,8 @@ void MainWindow::createActions()
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();
-    file->addAction(tr("Export &PDF Report..."), QKeySequence(Qt::CTRL | Qt::Key_P), this, &MainWindow::exportReportInteractive);
+    file->addAction(tr("Export &PDF Report..."), QKeySequence(Qt::CTRL | Qt::Key_P), this,
+                    &MainWindow::exportReportInteractive);
     file->addAction(tr("Export Current View as PNG/SVG..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
                     &MainWindow::exportCurrentView);
     file->addAction(tr("Export Metrics Table as CSV..."), this, &MainWindow::exportTableCsv);
@@ -285,8 +287,8 @@ void MainWindow::openFile()
     if (!maybeSave())
         return;
     QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), settings.value(QStringLiteral("lastDir")).toString(),
-                                                      tr("Scenarios (*.json)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Scenario"), settings.value(QStringLiteral("lastDir")).toString(), tr("Scenarios (*.json)"));
     if (path.isEmpty())
         return;
     settings.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
@@ -301,8 +303,8 @@ bool MainWindow::save()
 bool MainWindow::saveAs()
 {
     QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Scenario"), settings.value(QStringLiteral("lastDir")).toString(),
-                                                      tr("Scenarios (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Scenario"), settings.value(QStringLiteral("lastDir")).toString(), tr("Scenarios (*.json)"));
     return !path.isEmpty() && saveTo(path.endsWith(QStringLiteral(".json")) ? path : path + QStringLiteral(".json"));
 }
 
@@ -322,9 +324,10 @@ bool MainWindow::maybeSave()
 {
     if (!m_document->isModified())
         return true;
-    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
-                                             tr("The scenario \"%1\" has unsaved changes. Save them?").arg(m_document->displayName()),
-                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer =
+        QMessageBox::warning(this, tr("Unsaved changes"),
+                             tr("The scenario \"%1\" has unsaved changes. Save them?").arg(m_document->displayName()),
+                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
@@ -366,10 +369,13 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
-            if (maybeSave())
-                openPath(path);
-        })->setToolTip(path);
+        m_recentMenu
+            ->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] {
+                            if (maybeSave())
+                                openPath(path);
+                        })
+            ->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
@@ -390,7 +396,9 @@ int MainWindow::exportReport(const QString& path, QString* error)
                                  .arg(QString::fromStdString(s.cluster.summary()))
                                  .arg(s.cluster.totalGpus())
                                  .arg(s.cluster.priceUsdPerHour(), 0, 'f', 2)
-                          << tr("Workload: %1 inline jobs%2").arg(s.workload.jobs.size()).arg(s.workload.trace ? tr(" + trace") : QString())
+                          << tr("Workload: %1 inline jobs%2")
+                                 .arg(s.workload.jobs.size())
+                                 .arg(s.workload.trace ? tr(" + trace") : QString())
                           << tr("Options: seed %1, round %2 s, restart penalty %3 s")
                                  .arg(s.options.seed)
                                  .arg(s.options.roundS)
@@ -406,13 +414,15 @@ int MainWindow::exportReport(const QString& path, QString* error)
     content.metrics = m_comparison->metrics();
     // Figures render at a fixed size so the report does not depend on the window layout.
     const QSize figure(1000, 560);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_comparison->cdf()->chartView(), m_comparison->tradeoff()->chartView(),
-                                                      m_utilisation->chartView(), m_gantt})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_comparison->cdf()->chartView(), m_comparison->tradeoff()->chartView(),
+                                         m_utilisation->chartView(), m_gantt})
         if (w->size() != figure && !w->isVisible())
             w->resize(figure);
     content.figures = {{tr("JCT CDF"), m_comparison->cdf()->chartView()},
                        {tr("Cost trade-off"), m_comparison->tradeoff()->chartView()},
-                       {tr("Utilisation of %1").arg(m_runs->current() ? m_runs->current()->name : QString()), m_utilisation->chartView()},
+                       {tr("Utilisation of %1").arg(m_runs->current() ? m_runs->current()->name : QString()),
+                        m_utilisation->chartView()},
                        {tr("Gantt of %1").arg(m_runs->current() ? m_runs->current()->name : QString()), m_gantt}};
     const int pages = writePdfReport(content, path, error);
     m_comparison->refresh();
@@ -421,7 +431,8 @@ int MainWindow::exportReport(const QString& path, QString* error)
 
 void MainWindow::exportReportInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export PDF Report"), QStringLiteral("orrery-report.pdf"), tr("PDF (*.pdf)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export PDF Report"),
+                                                      QStringLiteral("orrery-report.pdf"), tr("PDF (*.pdf)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -448,7 +459,8 @@ void MainWindow::exportCurrentView()
 
 void MainWindow::exportTableCsv()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Metrics"), QStringLiteral("orrery-metrics.csv"), tr("CSV (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Metrics"), QStringLiteral("orrery-metrics.csv"),
+                                                      tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -477,8 +489,9 @@ bool MainWindow::exportChromeTraceTo(const QString& path, QString* error)
 
 void MainWindow::exportChromeTrace()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome Trace"), QStringLiteral("orrery-run.json"),
-                                                      tr("Chrome trace / Perfetto JSON (*.json)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export Chrome Trace"), QStringLiteral("orrery-run.json"),
+                                     tr("Chrome trace / Perfetto JSON (*.json)"));
     if (path.isEmpty())
         return;
     QString error;

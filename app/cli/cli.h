@@ -33,7 +33,7 @@ void registerAllCommands(CLI::App& app);
 
 #define ORRERY_CLI_CONCAT2(a, b) a##b
 #define ORRERY_CLI_CONCAT(a, b) ORRERY_CLI_CONCAT2(a, b)
-#define ORRERY_CLI_COMMAND(order, fn) \
+#define ORRERY_CLI_COMMAND(order, fn)                                                                                  \
     static const ::orrery::cli::CommandRegistration ORRERY_CLI_CONCAT(orreryCliCommand, __LINE__)(order, fn)
 
 /** Prints JSON to stdout, pretty. */

@@ -64,7 +64,8 @@ std::vector<estimate::PlanTarget> parseGpuList(const std::string& text, const Pl
                 if (used != n.size() || count < 1)
                     throw std::invalid_argument(n);
             } catch (const std::exception&) {
-                throw Error("", "--gpus", fmt::format("\"{}\": expected TYPE or TYPE:COUNT with a positive count", item));
+                throw Error("", "--gpus",
+                            fmt::format("\"{}\": expected TYPE or TYPE:COUNT with a positive count", item));
             }
         }
         const hardware::GpuType* gpu = nullptr;
@@ -116,7 +117,8 @@ void registerPlanCommand(CLI::App& app)
     cmd->add_option("--gpus-per-node", args->gpusPerNode, "GPUs per node without --cluster")->capture_default_str();
     cmd->add_option("--network-gbps", args->networkGBps, "Inter-node bandwidth per GPU, GB/s, without --cluster")
         ->capture_default_str();
-    cmd->add_option("--rank", args->rank, "Order: frenzy (fewest GPUs first), throughput or cost")->capture_default_str();
+    cmd->add_option("--rank", args->rank, "Order: frenzy (fewest GPUs first), throughput or cost")
+        ->capture_default_str();
     cmd->add_flag("--pipeline", args->pipeline, "Also enumerate pipeline parallelism (pp > 1)");
     cmd->add_option("--top", args->top, "Print only the first N plans (0: all)")->capture_default_str();
     cmd->callback([args] {

@@ -51,7 +51,8 @@ void listRuns(const ListArgs& a)
         printJson({{"runs", out}});
         return;
     }
-    Table t({"id", "scenario", "policy", "status", "started", "jobs", "finished", "avg_jct_s", "makespan_s", "cost_usd"});
+    Table t(
+        {"id", "scenario", "policy", "status", "started", "jobs", "finished", "avg_jct_s", "makespan_s", "cost_usd"});
     for (const auto& r : runs)
         t.add({std::to_string(r.id), r.scenarioName, r.policy, store::toString(r.status), r.startedAt,
                r.jobCount ? std::to_string(*r.jobCount) : "-",
@@ -61,8 +62,7 @@ void listRuns(const ListArgs& a)
 }
 
 /** Opens the output file (or stdout for "-"), writes, and reports a failure to write as exit 1. */
-template <typename Fn>
-void writeOutput(const std::string& file, Fn&& write)
+template <typename Fn> void writeOutput(const std::string& file, Fn&& write)
 {
     if (file.empty() || file == "-") {
         write(std::cout);
@@ -102,7 +102,9 @@ void registerRunsCommands(CLI::App& app)
     auto* list = runs->add_subcommand("list", "List stored runs, oldest first");
     addDbOption(list, la->db);
     list->add_option("--scenario", la->scenario, "Only runs of this scenario (name or content-hash prefix)");
-    list->add_option("--policy", la->policy, "Only runs of this policy: a name (every parameter setting of it) or a full label such as tiresias:backfill_limit=0");
+    list->add_option("--policy", la->policy,
+                     "Only runs of this policy: a name (every parameter setting of it) or a full label such as "
+                     "tiresias:backfill_limit=0");
     list->add_option("--status", la->status, "Only runs with this status: running, completed, cancelled, failed");
     list->add_option("--limit", la->limit, "At most this many runs")->check(CLI::NonNegativeNumber);
     list->add_flag("--json", la->json, "Machine-readable output: {\"runs\": [...]}");
@@ -118,7 +120,8 @@ void registerRunsCommands(CLI::App& app)
     auto* show = runs->add_subcommand("show", "Show one run: what ran, its metrics and its GPUs");
     show->add_option("id", sa->id, "Run id (see `runs list`)")->required();
     addDbOption(show, sa->db);
-    show->add_flag("--json", sa->json, "Everything the GUI shows: record, metrics, GPUs, jobs, intervals, utilisation, decisions");
+    show->add_flag("--json", sa->json,
+                   "Everything the GUI shows: record, metrics, GPUs, jobs, intervals, utilisation, decisions");
     show->callback([sa] {
         auto db = openRunStoreForReading(sa->db);
         const auto run = db.loadRun(sa->id);
@@ -127,14 +130,16 @@ void registerRunsCommands(CLI::App& app)
             auto doc = io::storedRunToJson(run);
             nlohmann::json metrics = nlohmann::json::object();
             for (std::size_t m = 0; m < cmp.metrics.size(); ++m)
-                metrics[cmp.metrics[m]] = cmp.values[0][m] ? nlohmann::json(*cmp.values[0][m]) : nlohmann::json(nullptr);
+                metrics[cmp.metrics[m]] =
+                    cmp.values[0][m] ? nlohmann::json(*cmp.values[0][m]) : nlohmann::json(nullptr);
             doc["metrics"] = metrics;
             doc["scenario"] = nlohmann::json::parse(db.scenarioJson(run.record.scenarioId), nullptr, false);
             printJson(doc);
             return;
         }
         const auto& r = run.record;
-        std::cout << fmt::format("run {}: {} on \"{}\" ({})\n", r.id, r.policy, r.scenarioName, store::toString(r.status));
+        std::cout << fmt::format("run {}: {} on \"{}\" ({})\n", r.id, r.policy, r.scenarioName,
+                                 store::toString(r.status));
         if (!r.error.empty())
             std::cout << "error: " << r.error << '\n';
         std::cout << fmt::format("started {}, finished {}; seed {}; orrery {}\n", r.startedAt,

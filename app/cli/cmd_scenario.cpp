@@ -135,7 +135,8 @@ void registerScenarioCommands(CLI::App& app)
             std::cout << fmt::format(", trace {} ({})", s.workload.trace->path, s.workload.trace->format);
         if (s.workload.generator)
             std::cout << fmt::format(", generator of {} jobs", s.workload.generator->jobs);
-        std::cout << fmt::format("\npolicies: {}\n", s.policies.empty() ? "(none)" : fmt::format("{}", fmt::join(s.policies, ", ")));
+        std::cout << fmt::format("\npolicies: {}\n",
+                                 s.policies.empty() ? "(none)" : fmt::format("{}", fmt::join(s.policies, ", ")));
     });
 }
 

@@ -160,9 +160,8 @@ void runSimulate(const SimulateArgs& args)
     // Checked before anything runs (an unknown policy or parameter is bad input, not a failed run to store), and
     // canonical, so equal configurations are stored under equal labels.
     for (std::size_t i = 0; i < policies.size(); ++i)
-        policies[i] = sched::resolvePolicy(policies[i], args.policies.empty() ? io::indexPath("policies", i)
-                                                                              : "--policy")
-                          .label;
+        policies[i] =
+            sched::resolvePolicy(policies[i], args.policies.empty() ? io::indexPath("policies", i) : "--policy").label;
     const std::uint64_t seed = args.seedGiven ? args.seed : scenario.options.seed;
     const sim::PreparedWorkload workload = [&] {
         try {

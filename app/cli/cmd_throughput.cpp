@@ -57,7 +57,8 @@ void registerThroughputCommand(CLI::App& app)
                                     {"tflops_per_gpu", r.tflopsPerGpu},
                                     {"mfu", r.mfu},
                                     {"memory_gib", memory},
-                                    {"fits", memory * 1024.0 * 1024.0 * 1024.0 < estimate::usableCapacityBytes(target, memoryMode(args->train.mode))}};
+                                    {"fits", memory * 1024.0 * 1024.0 * 1024.0 <
+                                                 estimate::usableCapacityBytes(target, memoryMode(args->train.mode))}};
         if (args->train.json) {
             printJson(out);
             return;

@@ -18,16 +18,19 @@ void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout)
         cmd->add_option("--tp", args.tp, "Tensor-parallel size")->capture_default_str();
         cmd->add_option("--pp", args.pp, "Pipeline-parallel size")->capture_default_str();
     }
-    cmd->add_option("--zero", args.zero, "ZeRO stage over the data-parallel group: 0, 1, 2 or 3")->capture_default_str();
+    cmd->add_option("--zero", args.zero, "ZeRO stage over the data-parallel group: 0, 1, 2 or 3")
+        ->capture_default_str();
     cmd->add_option("--recompute", args.recompute, "Activation recomputation: none, selective or full")
         ->capture_default_str();
     cmd->add_option("--precision", args.precision, "bf16, fp16 (mixed precision) or fp32")->capture_default_str();
     cmd->add_option("--optimizer", args.optimizer, "adam, adamw or sgd")->capture_default_str();
     cmd->add_flag("--flash-attn", args.flashAttention, "Flash attention (no s^2 attention scores kept)");
     cmd->add_flag("--sequence-parallel", args.sequenceParallel, "Megatron sequence parallelism (with --tp > 1)");
-    cmd->add_flag("--autocast", args.autocast, "PyTorch AMP semantics for bf16/fp16 (fp32 states, cached half weights)");
-    cmd->add_flag("--fp32-grads", args.fp32Grads,
-                  "Keep gradients in fp32 with bf16/fp16 (Megatron-Core's bf16 default; 4 B instead of 2 per parameter)");
+    cmd->add_flag("--autocast", args.autocast,
+                  "PyTorch AMP semantics for bf16/fp16 (fp32 states, cached half weights)");
+    cmd->add_flag(
+        "--fp32-grads", args.fp32Grads,
+        "Keep gradients in fp32 with bf16/fp16 (Megatron-Core's bf16 default; 4 B instead of 2 per parameter)");
     cmd->add_option("--mode", args.mode, "Memory model: full (itemised) or frenzy (the paper's formula)")
         ->capture_default_str();
     cmd->add_flag("--json", args.json, "Machine-readable output");
@@ -66,13 +69,15 @@ workload::TrainingConfig trainingConfig(const EstimateArgs& args)
     c.precision = named("--precision", workload::precisionFromString, args.precision);
     c.optimizer = named("--optimizer", workload::optimizerFromString, args.optimizer);
     if (c.fp32Grads && c.precision == workload::Precision::FP32)
-        throw Error("", "--fp32-grads", "only meaningful with --precision bf16 or fp16 (fp32 training has fp32 gradients)");
+        throw Error("", "--fp32-grads",
+                    "only meaningful with --precision bf16 or fp16 (fp32 training has fp32 gradients)");
     return c;
 }
 
 estimate::Parallelism parallelism(const EstimateArgs& args)
 {
-    for (const auto& [option, value] : {std::pair{"--dp", args.dp}, std::pair{"--tp", args.tp}, std::pair{"--pp", args.pp}})
+    for (const auto& [option, value] :
+         {std::pair{"--dp", args.dp}, std::pair{"--tp", args.tp}, std::pair{"--pp", args.pp}})
         if (value < 1)
             throw Error("", option, fmt::format("expected a positive integer, got {}", value));
     return {args.dp, args.tp, args.pp};

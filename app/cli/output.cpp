@@ -32,7 +32,8 @@ void printJson(const nlohmann::json& doc)
     std::cout << doc.dump(2) << '\n';
 }
 
-Table::Table(std::vector<std::string> header) : m_header(std::move(header)) {}
+Table::Table(std::vector<std::string> header) : m_header(std::move(header))
+{}
 
 void Table::add(std::vector<std::string> row)
 {
@@ -45,7 +46,8 @@ static bool numeric(const std::string& s)
     if (s.empty())
         return false;
     return std::all_of(s.begin(), s.end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '%' || c == ',' || c == 'e' || c == '+';
+        return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '%' || c == ',' ||
+               c == 'e' || c == '+';
     });
 }
 

@@ -31,9 +31,12 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     parser.addPositionalArgument("scenario", "Scenario JSON file to open (default: the embedded default scenario).");
     QCommandLineOption run("run", "Run the scenario's policies as soon as the window opens.");
-    QCommandLineOption tab("tab", "Result tab to show first (0 Gantt, 1 cluster at t, 2 utilisation, 3 compare, 4 memory planner, 5 provisioning).", "index");
-    QCommandLineOption dock("dock", "Dock to bring to the front (ClusterDock, CatalogDock, WorkloadDock, HistoryDock, StoreDock).",
-                            "name");
+    QCommandLineOption tab("tab",
+                           "Result tab to show first (0 Gantt, 1 cluster at t, 2 utilisation, 3 compare, 4 memory "
+                           "planner, 5 provisioning).",
+                           "index");
+    QCommandLineOption dock(
+        "dock", "Dock to bring to the front (ClusterDock, CatalogDock, WorkloadDock, HistoryDock, StoreDock).", "name");
     parser.addOption(run);
     parser.addOption(tab);
     parser.addOption(dock);
@@ -52,6 +55,7 @@ int main(int argc, char** argv)
         if (auto* d = window.findChild<QDockWidget*>(parser.value(dock)))
             d->raise();
     if (parser.isSet(run))
-        QTimer::singleShot(0, &window, [&window] { window.runManager()->runPolicies(window.runManager()->checkedPolicies()); });
+        QTimer::singleShot(0, &window,
+                           [&window] { window.runManager()->runPolicies(window.runManager()->checkedPolicies()); });
     return app.exec();
 }

@@ -63,8 +63,8 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
 
     // 1F1B (Narayanan et al. 2021, sec. 2.2.1): stage i keeps p - i micro-batches in flight.
     const double inFlight = std::min(p - stage, shape.microBatches);
-    double activations = inFlight * layersOnStage(model.layers, p, stage) *
-                         layerActivationBytes(model, config, s, b, t);
+    double activations =
+        inFlight * layersOnStage(model.layers, p, stage) * layerActivationBytes(model, config, s, b, t);
     if (config.recompute == workload::Recompute::Full) {
         // During backward one layer is re-run and holds its full activations (Korthikanti sec. 5).
         workload::TrainingConfig rerun = config;

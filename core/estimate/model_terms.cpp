@@ -51,7 +51,8 @@ double kvWidth(const workload::ModelSpec& m)
     return double(m.kvHeads) * m.headDim();
 }
 
-/** Parameters of a layer that tensor parallelism splits (Megatron: column- and row-parallel matrices, column biases). */
+/** Parameters of a layer that tensor parallelism splits (Megatron: column- and row-parallel matrices, column biases).
+ */
 double shardedLayerParams(const workload::ModelSpec& m)
 {
     const double h = m.hidden;

@@ -32,7 +32,8 @@ struct BatchShape
 /** seq: config.seq or the model's; microBatch: config.microBatch or ceil(B / dp); m = ceil(B / (dp * b)). */
 BatchShape batchShape(const workload::ModelSpec& model, const workload::TrainingConfig& config, int dp);
 
-/** Parameters of one transformer layer on one GPU of a tp group (matrices and column biases split, norms and row biases replicated). */
+/** Parameters of one transformer layer on one GPU of a tp group (matrices and column biases split, norms and row biases
+ * replicated). */
 double layerParamsPerGpu(const workload::ModelSpec& model, int tp);
 /** Whether a model family trains with dropout (GPT-2/BERT/GPT-3/ViT style; LLaMA style has none). */
 bool hasDropout(const workload::ModelSpec& model);

@@ -68,8 +68,8 @@ struct ThroughputEstimate
 struct PlanTarget
 {
     const hardware::GpuType* gpu = nullptr;
-    int maxGpus = 0;        ///< GPUs of this type available (cluster) or a cap (catalog)
-    int gpusPerNode = 8;    ///< tp stays within one node
+    int maxGpus = 0;     ///< GPUs of this type available (cluster) or a cap (catalog)
+    int gpusPerNode = 8; ///< tp stays within one node
     hardware::Link intraNode;
     hardware::Link interNode;
     /**
@@ -93,13 +93,13 @@ std::vector<PlanTarget> targetsFromTypes(std::vector<hardware::GpuType>&& types,
 /** A feasible way to run a job: type, count and layout, with its estimates. */
 struct Plan
 {
-    std::string gpu;  ///< catalog name
-    int count = 0;    ///< N = dp * tp * pp
+    std::string gpu; ///< catalog name
+    int count = 0;   ///< N = dp * tp * pp
     Parallelism par;
-    double memoryGiB = 0;   ///< per GPU
+    double memoryGiB = 0; ///< per GPU
     double samplesPerS = 0;
     double iterationS = 0;
-    double usdPerHour = 0;  ///< count * price
+    double usdPerHour = 0; ///< count * price
 };
 
 /**
@@ -149,8 +149,8 @@ ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const wo
  * all-reduce of the slowest stage ends the iteration. Stage boundaries use the
  * inter-node link. MFU is relative to the mean peak of the stages' GPUs.
  */
-ThroughputEstimate estimatePipelineThroughput(const workload::ModelSpec& model,
-                                              const workload::TrainingConfig& config, const Parallelism& par,
+ThroughputEstimate estimatePipelineThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                                              const Parallelism& par,
                                               const std::vector<const hardware::GpuType*>& stageGpus,
                                               const hardware::Link& interNode, int gpusPerNode = 8);
 

@@ -102,7 +102,8 @@ std::vector<Plan> rankPlans(const workload::ModelSpec& model, const workload::Tr
                                          ? estimateMemory(model, cfg, par, options.mode).totalGiB() * detail::kGiB
                                          : frenzyRequiredBytes(model, cfg, par, options.mode);
                 for (const auto& target : targets) {
-                    if (n > target.maxGpus || t > target.gpusPerNode || bytes >= usableCapacityBytes(target, options.mode))
+                    if (n > target.maxGpus || t > target.gpusPerNode ||
+                        bytes >= usableCapacityBytes(target, options.mode))
                         continue;
                     const ThroughputEstimate speed = estimateThroughput(model, cfg, par, target);
                     Plan plan;

@@ -17,7 +17,8 @@ double hardwareFlopsPerIteration(const workload::ModelSpec& model, const workloa
     // recomputation and 96 B s l h^2 (1 + s/6h + V/16lh) with full recomputation.
     const double s = config.seq > 0 ? config.seq : model.seq;
     const double tokens = double(config.globalBatch) * s;
-    const double layer = 3 * layerForwardFlopsPerToken(model, s) + layerRecomputeFlopsPerToken(model, s, config.recompute);
+    const double layer =
+        3 * layerForwardFlopsPerToken(model, s) + layerRecomputeFlopsPerToken(model, s, config.recompute);
     return tokens * (model.layers * layer + 3 * headForwardFlopsPerToken(model));
 }
 
@@ -71,7 +72,8 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
     const double tokens = s * b;
     const double e = elementBytes(config.precision);
     const bool full = config.recompute == workload::Recompute::Full;
-    const double layerFlops = 3 * layerForwardFlopsPerToken(model, s) + layerRecomputeFlopsPerToken(model, s, config.recompute);
+    const double layerFlops =
+        3 * layerForwardFlopsPerToken(model, s) + layerRecomputeFlopsPerToken(model, s, config.recompute);
     const double headFlops = 3 * headForwardFlopsPerToken(model);
     // Megatron's rank order: tp innermost, then dp, then pp.
     const bool dpCrossesNodes = t * d > gpusPerNode;
@@ -90,7 +92,8 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         // by a reduce-scatter + all-gather of the same volume (Korthikanti sec. 4.2.2).
         const double tpS = layers * (full ? 6 : 4) * ringAllReduceS(e * tokens * model.hidden, t, intra);
         // Pipeline: activation forward, its gradient backward; split t ways by the scatter/gather optimisation.
-        const double p2pS = p > 1 ? 2 * transferS(e * tokens * model.hidden / t, ppCrossesNodes ? interNode : intra) : 0.0;
+        const double p2pS =
+            p > 1 ? 2 * transferS(e * tokens * model.hidden / t, ppCrossesNodes ? interNode : intra) : 0.0;
         slowestMicroBatchS = std::max(slowestMicroBatchS, compute + tpS + p2pS);
 
         const double params = stageParamsPerGpu(model, t, p, i);
@@ -100,8 +103,10 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         const hardware::Link dpLink = dpCrossesNodes ? dataParallelLink(interNode, intra, t, d, gpusPerNode) : intra;
         slowestDpS = std::max(slowestDpS, ringAllReduceS(volume, d, dpLink));
         // Optimizer step: memory-bound pass over weights, gradients and (read + write) optimizer states.
-        const double stepBytes = params / (config.zeroStage >= 1 ? d : 1) * (bytes.weights + bytes.gradients + 2 * bytes.optimizer);
-        slowestStepS = std::max(slowestStepS, gpu.memoryBandwidthGBps > 0 ? stepBytes / (gpu.memoryBandwidthGBps * 1e9) : 0.0);
+        const double stepBytes =
+            params / (config.zeroStage >= 1 ? d : 1) * (bytes.weights + bytes.gradients + 2 * bytes.optimizer);
+        slowestStepS =
+            std::max(slowestStepS, gpu.memoryBandwidthGBps > 0 ? stepBytes / (gpu.memoryBandwidthGBps * 1e9) : 0.0);
         peakSum += peakFlops(gpu, config.precision);
     }
     // 1F1B: (m + p - 1) micro-batch slots at the pace of the slowest stage; the bubble is (p-1)/(m+p-1).
@@ -133,7 +138,8 @@ ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const wo
 {
     if (!target.gpu)
         throw Error("", "gpu", "no GPU type given");
-    const std::vector<StageGpu> stages(static_cast<std::size_t>(std::max(1, par.pp)), StageGpu{target.gpu, target.intraNode});
+    const std::vector<StageGpu> stages(static_cast<std::size_t>(std::max(1, par.pp)),
+                                       StageGpu{target.gpu, target.intraNode});
     return estimate(model, config, par, stages, target.interNode, std::max(1, target.gpusPerNode), false);
 }
 
@@ -149,8 +155,8 @@ ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const wo
     return estimateThroughput(model, config, par, target);
 }
 
-ThroughputEstimate estimatePipelineThroughput(const workload::ModelSpec& model,
-                                              const workload::TrainingConfig& config, const Parallelism& par,
+ThroughputEstimate estimatePipelineThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                                              const Parallelism& par,
                                               const std::vector<const hardware::GpuType*>& stageGpus,
                                               const hardware::Link& interNode, int gpusPerNode)
 {

@@ -51,7 +51,10 @@ public:
 
     int totalGpus() const { return m_totalGpus; }
     int nodeOfGpu(int gpu) const { return m_gpuNode[static_cast<std::size_t>(gpu)]; }
-    const GpuType& gpuTypeOfNode(int node) const { return m_catalog.types()[static_cast<std::size_t>(m_nodes[static_cast<std::size_t>(node)].gpuTypeIndex)]; }
+    const GpuType& gpuTypeOfNode(int node) const
+    {
+        return m_catalog.types()[static_cast<std::size_t>(m_nodes[static_cast<std::size_t>(node)].gpuTypeIndex)];
+    }
     const GpuType& gpuTypeOfGpu(int gpu) const { return gpuTypeOfNode(nodeOfGpu(gpu)); }
     /** Catalog indices of the GPU types present, in order of first appearance. */
     const std::vector<int>& presentTypes() const { return m_presentTypes; }

@@ -18,8 +18,8 @@ struct GpuType
     double fp16TFlops = 0; ///< dense FP16/BF16 tensor peak
     double fp32TFlops = 0;
     double memoryBandwidthGBps = 0;
-    Link intraLink;              ///< GPU-to-GPU inside a node
-    double priceUsdPerHour = 0;  ///< on-demand, per GPU
+    Link intraLink;             ///< GPU-to-GPU inside a node
+    double priceUsdPerHour = 0; ///< on-demand, per GPU
     std::string source;
 
     double memoryBytes() const { return memoryGiB * 1024.0 * 1024.0 * 1024.0; }

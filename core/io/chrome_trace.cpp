@@ -26,8 +26,8 @@ long long micros(double seconds)
 
 void writeChromeTrace(std::ostream& out, const sim::RunResult& run, const hardware::GpuLayout& layout)
 {
-    out << "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"policy\":" << quoted(run.policy)
-        << ",\"seed\":" << run.seed << "},\"traceEvents\":[\n";
+    out << "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"policy\":" << quoted(run.policy) << ",\"seed\":" << run.seed
+        << "},\"traceEvents\":[\n";
     bool first = true;
     auto event = [&](const std::string& text) {
         if (!first)
@@ -44,8 +44,9 @@ void writeChromeTrace(std::ostream& out, const sim::RunResult& run, const hardwa
     }
     for (int g = 0; g < layout.gpuCount(); ++g) {
         const int pid = layout.gpuNode[static_cast<std::size_t>(g)] + 1;
-        event(fmt::format(R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":{}}}}})", pid, g + 1,
-                          quoted(fmt::format("GPU {} ({})", layout.localIndex(g), layout.gpuTypes[static_cast<std::size_t>(g)]))));
+        event(fmt::format(
+            R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":{}}}}})", pid, g + 1,
+            quoted(fmt::format("GPU {} ({})", layout.localIndex(g), layout.gpuTypes[static_cast<std::size_t>(g)]))));
         event(fmt::format(R"({{"ph":"M","name":"thread_sort_index","pid":{},"tid":{},"args":{{"sort_index":{}}}}})",
                           pid, g + 1, g));
     }

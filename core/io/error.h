@@ -28,8 +28,7 @@ public:
     Error inFile(const std::string& file) const;
 
 private:
-    static std::string render(const std::string& file, const std::string& location,
-                              const std::string& message);
+    static std::string render(const std::string& file, const std::string& location, const std::string& message);
 
     std::string m_file;
     std::string m_location;

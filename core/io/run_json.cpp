@@ -6,8 +6,7 @@ namespace orrery::io {
 
 namespace {
 
-template <typename T>
-nlohmann::json orNull(const std::optional<T>& v)
+template <typename T> nlohmann::json orNull(const std::optional<T>& v)
 {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }

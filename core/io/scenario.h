@@ -19,12 +19,12 @@ inline constexpr int kScenarioVersion = 1;
 struct ScenarioOptions
 {
     std::uint64_t seed = 0;
-    double roundS = 360;            ///< lease length of round-based policies
-    double restartPenaltyS = 30;    ///< paid whenever a running job's allocation changes (restart_model constant)
-    std::string restartModel = "constant";           ///< constant, chronus, unisched, by_model (sim/switch_cost.h)
-    std::map<std::string, double> restartSByModel;  ///< by_model: pause per model name
-    double loadTimeS = 0;                            ///< paid once, at a job's first start
-    double crossNodeSlowdown = 0.9; ///< rate multiplier for a job spread over several nodes
+    double roundS = 360;         ///< lease length of round-based policies
+    double restartPenaltyS = 30; ///< paid whenever a running job's allocation changes (restart_model constant)
+    std::string restartModel = "constant";         ///< constant, chronus, unisched, by_model (sim/switch_cost.h)
+    std::map<std::string, double> restartSByModel; ///< by_model: pause per model name
+    double loadTimeS = 0;                          ///< paid once, at a job's first start
+    double crossNodeSlowdown = 0.9;                ///< rate multiplier for a job spread over several nodes
     bool gavelCompat = false;
     std::string throughputs;                ///< Gavel-format throughput table (path, relative to the scenario)
     std::string referenceGpu = "v100-16gb"; ///< where trace durations were measured

@@ -265,8 +265,8 @@ std::string readPolicy(const json& entry, const std::string& path)
     if (entry.is_string())
         return sched::resolvePolicy(entry.get<std::string>(), path).label;
     if (!entry.is_object())
-        throw Error("", path, "expected a policy name such as \"fifo\" or {\"name\", \"params\"}, got " +
-                                  describeJson(entry));
+        throw Error("", path,
+                    "expected a policy name such as \"fifo\" or {\"name\", \"params\"}, got " + describeJson(entry));
     JsonObject o(entry, path);
     const std::string name = o.string("name");
     if (name.find(':') != std::string::npos)
@@ -293,7 +293,8 @@ std::string readPolicy(const json& entry, const std::string& path)
                     text += (i ? "," : "") + fmt::format("{}", value[i].get<double>());
                 }
             } else
-                po.fail(key, "expected a number, a list of numbers, true/false or a string, got " + describeJson(value));
+                po.fail(key,
+                        "expected a number, a list of numbers, true/false or a string, got " + describeJson(value));
             // One parameter at a time, so an error carries the JSON path of the value that caused it.
             sched::resolvePolicy(name + ":" + key + "=" + text, po.childPath(key));
             spec += ":" + key + "=" + text;
@@ -375,8 +376,8 @@ Scenario parse(const json& doc)
 
     if (const json* list = o.member("policies")) {
         if (!list->is_array())
-            o.fail("policies", "expected an array of policy names or {\"name\", \"params\"} objects, got " +
-                                   describeJson(*list));
+            o.fail("policies",
+                   "expected an array of policy names or {\"name\", \"params\"} objects, got " + describeJson(*list));
         for (std::size_t i = 0; i < list->size(); ++i)
             s.policies.push_back(readPolicy((*list)[i], indexPath("policies", i)));
     }
@@ -391,7 +392,8 @@ Scenario parse(const json& doc)
         op.loadTimeS = oo.nonNegativeNumber("load_time_s", op.loadTimeS);
         if (const json* byModel = oo.member("restart_s_by_model")) {
             if (!byModel->is_object())
-                oo.fail("restart_s_by_model", "expected an object of model name: seconds, got " + describeJson(*byModel));
+                oo.fail("restart_s_by_model",
+                        "expected an object of model name: seconds, got " + describeJson(*byModel));
             JsonObject bo(*byModel, oo.childPath("restart_s_by_model"));
             for (const auto& [name, value] : byModel->items()) {
                 if (!models.find(name))

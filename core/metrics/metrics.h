@@ -32,7 +32,7 @@ struct Summary
     double wallS = 0;
     double avgFtfRho = 0; ///< mean finish-time fairness (see finishTimeFairness)
     double maxFtfRho = 0;
-    double jainFtf = 0;   ///< Jain's index over the rho values
+    double jainFtf = 0; ///< Jain's index over the rho values
 };
 
 /** What summarize() computes: everything, or only the headline figures a run list shows (no sorting, no fairness). */

@@ -25,7 +25,10 @@ int totalQuota(const std::vector<PoolGpu>& pool)
     return x;
 }
 
-int stageQuota(const PoolGpu& gpu, int dp) { return dp > 0 ? std::max(0, gpu.quota) / dp : 0; }
+int stageQuota(const PoolGpu& gpu, int dp)
+{
+    return dp > 0 ? std::max(0, gpu.quota) / dp : 0;
+}
 
 namespace {
 
@@ -89,10 +92,7 @@ struct HeapEntry
     double priority;
     long long seq; // insertion order breaks ties deterministically
     int node;
-    bool operator>(const HeapEntry& o) const
-    {
-        return priority != o.priority ? priority > o.priority : seq > o.seq;
-    }
+    bool operator>(const HeapEntry& o) const { return priority != o.priority ? priority > o.priority : seq > o.seq; }
 };
 
 /** One (d, k) cost tree. Types are branched in `order` (cheapest compute first). */
@@ -108,9 +108,8 @@ public:
             if (pool[static_cast<std::size_t>(t)].quota > 0 && model.rate(t) > 0)
                 m_order.push_back(t);
         // [CHOICE] Branch on cheap compute first (c_t / r_t ascending) so good incumbents appear early.
-        std::stable_sort(m_order.begin(), m_order.end(), [&](int a, int b) {
-            return model.price(a) / model.rate(a) < model.price(b) / model.rate(b);
-        });
+        std::stable_sort(m_order.begin(), m_order.end(),
+                         [&](int a, int b) { return model.price(a) / model.rate(a) < model.price(b) / model.rate(b); });
         for (int t : m_order) {
             m_quota.push_back(stageQuota(pool[static_cast<std::size_t>(t)], model.dp()));
             m_rate.push_back(model.rate(t));
@@ -128,8 +127,12 @@ public:
             m_byRate.push_back(j);
             m_byMem.push_back(j);
         }
-        std::stable_sort(m_byRate.begin(), m_byRate.end(), [&](int a, int b) { return m_rate[static_cast<std::size_t>(a)] > m_rate[static_cast<std::size_t>(b)]; });
-        std::stable_sort(m_byMem.begin(), m_byMem.end(), [&](int a, int b) { return m_mem[static_cast<std::size_t>(a)] > m_mem[static_cast<std::size_t>(b)]; });
+        std::stable_sort(m_byRate.begin(), m_byRate.end(), [&](int a, int b) {
+            return m_rate[static_cast<std::size_t>(a)] > m_rate[static_cast<std::size_t>(b)];
+        });
+        std::stable_sort(m_byMem.begin(), m_byMem.end(), [&](int a, int b) {
+            return m_mem[static_cast<std::size_t>(a)] > m_mem[static_cast<std::size_t>(b)];
+        });
     }
 
     void run()
@@ -239,7 +242,8 @@ private:
             }
             double pricePerRate = sumRate > 0 ? price / sumRate : INFINITY;
             if (node.s < m_k && node.i < static_cast<int>(m_order.size()))
-                pricePerRate = std::min(pricePerRate, m_price[static_cast<std::size_t>(node.i)] / m_rate[static_cast<std::size_t>(node.i)]);
+                pricePerRate = std::min(pricePerRate, m_price[static_cast<std::size_t>(node.i)] /
+                                                          m_rate[static_cast<std::size_t>(node.i)]);
             const double work = m_model.layers() * m_model.layerFlops() * m_model.microBatches();
             return m_model.job().iterations * m_model.dp() * work * pricePerRate / 3600.0;
         }
@@ -288,9 +292,10 @@ private:
         const double fastRate = fill(m_byRate, m_rate);
         if (fastRate < 0)
             return true; // the reachable types cannot complete the plan
-        const double tLower = m_options.validBounds
-            ? m_model.layers() * m_model.layerFlops() * m_model.microBatches() / (sumRate + fastRate)
-            : m_model.lowerIterationS(sumRate + fastRate, m_k, m_model.layers());
+        const double tLower =
+            m_options.validBounds
+                ? m_model.layers() * m_model.layerFlops() * m_model.microBatches() / (sumRate + fastRate)
+                : m_model.lowerIterationS(sumRate + fastRate, m_k, m_model.layers());
         if (tLower > m_state.iterationSloS())
             return true;
         return mem + fill(m_byMem, m_mem) < m_memLower;
@@ -305,8 +310,8 @@ private:
             // Every stage keeps at least one micro-batch in flight and holds its fixed parts once.
             for (int t : m_order) {
                 const auto& p = m_model.profile(t);
-                best = std::min(best, L * (p.layer.staticBytes + p.layer.activationBytes) + p.embedding.staticBytes
-                                          + p.head.staticBytes + m_k * p.reservedBytes);
+                best = std::min(best, L * (p.layer.staticBytes + p.layer.activationBytes) + p.embedding.staticBytes +
+                                          p.head.staticBytes + m_k * p.reservedBytes);
             }
             return best;
         }
@@ -339,7 +344,8 @@ private:
                 price += m_model.price(t);
             cutoff = m_state.iterationSloS() * (1 + 1e-12);
             if (m_state.hasFeasible() && price > 0)
-                cutoff = std::min(cutoff, m_state.bestCost() * 3600.0 / (m_model.job().iterations * m_model.dp() * price));
+                cutoff =
+                    std::min(cutoff, m_state.bestCost() * 3600.0 / (m_model.job().iterations * m_model.dp() * price));
         }
         m_state.offer(m_placer(m_model, types, cutoff), m_model.dp());
     }

@@ -44,12 +44,12 @@ namespace {
 /** Per-plan tables of Algorithm 2 line 3 (L_m, L_f), built once and shared by every stage-0 layer count. */
 struct CmrTables
 {
-    std::vector<int> distinct;          // the plan's types, each once
-    std::vector<int> count;             // stages of each distinct type
-    std::vector<int> lf;                // l_f per distinct type
-    std::vector<double> ratio;          // F(t) / M(t)
-    std::vector<double> commPerLayer;   // all-reduce of one layer
-    std::vector<int> lm;                // l_m, [s * distinct + j]
+    std::vector<int> distinct;        // the plan's types, each once
+    std::vector<int> count;           // stages of each distinct type
+    std::vector<int> lf;              // l_f per distinct type
+    std::vector<double> ratio;        // F(t) / M(t)
+    std::vector<double> commPerLayer; // all-reduce of one layer
+    std::vector<int> lm;              // l_m, [s * distinct + j]
     int k = 0;
 
     CmrTables(const PipelineModel& model, const std::vector<int>& types) : k(static_cast<int>(types.size()))

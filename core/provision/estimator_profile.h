@@ -21,8 +21,7 @@ public:
     EstimatorProfileSource() = default;
     explicit EstimatorProfileSource(std::map<std::string, double> efficiencyByGpu)
         : m_efficiency(std::move(efficiencyByGpu))
-    {
-    }
+    {}
 
     LayerProfile profile(const hardware::GpuType& gpu, const ProvisionJob& job, int microBatchSize) const override;
 

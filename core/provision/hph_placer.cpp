@@ -50,8 +50,8 @@ Placement hphPlace(const PipelineModel& model, const std::vector<int>& types, do
     std::vector<double> rowLo, rowUp;
     for (int s = 0; s < k; ++s) {
         const int t = order[static_cast<std::size_t>(s)];
-        const double perLayer = model.forwardS(t, 1, s, k) + model.backwardS(t, 1, s, k)
-            - model.forwardS(t, 0, s, k) - model.backwardS(t, 0, s, k);
+        const double perLayer = model.forwardS(t, 1, s, k) + model.backwardS(t, 1, s, k) - model.forwardS(t, 0, s, k) -
+                                model.backwardS(t, 0, s, k);
         const double fixed = model.forwardS(t, 0, s, k) + model.backwardS(t, 0, s, k);
         CoinPackedVector row;
         row.insert(k, 1.0);

@@ -12,12 +12,12 @@ namespace orrery::provision {
 struct PartProfile
 {
     double forwardS = 0;
-    double backwardS = 0;         ///< including recomputation when the job recomputes
-    double staticBytes = 0;       ///< weights + gradients + optimizer state
-    double activationBytes = 0;   ///< kept per in-flight micro-batch until its backward pass
-    double workingBytes = 0;      ///< transient peak while the part runs
-    double gradientBytes = 0;     ///< what the data-parallel all-reduce moves
-    double flops = 0;             ///< forward + backward (+ recompute) FLOPs actually executed
+    double backwardS = 0;       ///< including recomputation when the job recomputes
+    double staticBytes = 0;     ///< weights + gradients + optimizer state
+    double activationBytes = 0; ///< kept per in-flight micro-batch until its backward pass
+    double workingBytes = 0;    ///< transient peak while the part runs
+    double gradientBytes = 0;   ///< what the data-parallel all-reduce moves
+    double flops = 0;           ///< forward + backward (+ recompute) FLOPs actually executed
 };
 
 /**
@@ -26,11 +26,11 @@ struct PartProfile
  */
 struct LayerProfile
 {
-    PartProfile layer;      ///< one transformer layer
-    PartProfile embedding;  ///< on stage 0
-    PartProfile head;       ///< final norm + output layer, on the last stage
-    double reservedBytes = 0;     ///< framework / CUDA context per GPU
-    double boundaryBytes = 0;     ///< activation sent between adjacent stages per micro-batch
+    PartProfile layer;        ///< one transformer layer
+    PartProfile embedding;    ///< on stage 0
+    PartProfile head;         ///< final norm + output layer, on the last stage
+    double reservedBytes = 0; ///< framework / CUDA context per GPU
+    double boundaryBytes = 0; ///< activation sent between adjacent stages per micro-batch
 };
 
 /** Where profiles come from: the estimators (EstimatorProfileSource) or a table (tests, calibration). */

@@ -16,8 +16,9 @@ std::vector<LayerProfile> profileAll(const ProvisionJob& job, const std::vector<
                                      const ProfileSource& source, int dp)
 {
     if (!PipelineModel::validDp(job, dp))
-        throw Error("", "dp", fmt::format("global batch {} does not split into {} x {} micro-batches",
-                                          job.training.globalBatch, dp, job.microBatches));
+        throw Error("", "dp",
+                    fmt::format("global batch {} does not split into {} x {} micro-batches", job.training.globalBatch,
+                                dp, job.microBatches));
     const int microBatch = job.training.globalBatch / (dp * job.microBatches);
     std::vector<LayerProfile> out;
     out.reserve(pool.size());
@@ -31,8 +32,7 @@ std::vector<LayerProfile> profileAll(const ProvisionJob& job, const std::vector<
 PipelineModel::PipelineModel(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
                              int dp)
     : PipelineModel(job, pool, profileAll(job, pool, source, dp), dp)
-{
-}
+{}
 
 PipelineModel::PipelineModel(const ProvisionJob& job, const std::vector<PoolGpu>& pool,
                              std::vector<LayerProfile> profiles, int dp)
@@ -51,18 +51,33 @@ PipelineModel::PipelineModel(const ProvisionJob& job, const std::vector<PoolGpu>
 bool PipelineModel::validDp(const ProvisionJob& job, int dp)
 {
     const int perIteration = dp * job.microBatches;
-    return dp >= 1 && job.microBatches >= 1 && perIteration <= job.training.globalBatch
-        && job.training.globalBatch % perIteration == 0;
+    return dp >= 1 && job.microBatches >= 1 && perIteration <= job.training.globalBatch &&
+           job.training.globalBatch % perIteration == 0;
 }
 
-double PipelineModel::peakTFlops(int type) const { return pool()[static_cast<std::size_t>(type)].gpu.fp16TFlops; }
-double PipelineModel::memoryGB(int type) const { return pool()[static_cast<std::size_t>(type)].gpu.memoryGiB; }
-double PipelineModel::capacityBytes(int type) const { return pool()[static_cast<std::size_t>(type)].gpu.memoryBytes(); }
-double PipelineModel::price(int type) const { return pool()[static_cast<std::size_t>(type)].pricePerHour; }
+double PipelineModel::peakTFlops(int type) const
+{
+    return pool()[static_cast<std::size_t>(type)].gpu.fp16TFlops;
+}
+double PipelineModel::memoryGB(int type) const
+{
+    return pool()[static_cast<std::size_t>(type)].gpu.memoryGiB;
+}
+double PipelineModel::capacityBytes(int type) const
+{
+    return pool()[static_cast<std::size_t>(type)].gpu.memoryBytes();
+}
+double PipelineModel::price(int type) const
+{
+    return pool()[static_cast<std::size_t>(type)].pricePerHour;
+}
 
 namespace {
 
-int inFlight(int s, int k, int m) { return std::max(1, std::min(k - s, m)); }
+int inFlight(int s, int k, int m)
+{
+    return std::max(1, std::min(k - s, m));
+}
 
 } // namespace
 
@@ -120,15 +135,18 @@ double PipelineModel::backwardS(int type, int layers, int s, int k) const
     return layers * p.layer.backwardS + (s == 0 ? p.embedding.backwardS : 0) + (s == k - 1 ? p.head.backwardS : 0);
 }
 
-double PipelineModel::bytesPerSecond() const { return m_job->interBandwidthGbitS * 1e9 / 8.0; }
+double PipelineModel::bytesPerSecond() const
+{
+    return m_job->interBandwidthGbitS * 1e9 / 8.0;
+}
 
 double PipelineModel::allReduceS(int type, int layers, int s, int k) const
 {
     if (m_dp <= 1)
         return 0;
     const auto& p = profile(type);
-    const double bytes = layers * p.layer.gradientBytes + (s == 0 ? p.embedding.gradientBytes : 0)
-        + (s == k - 1 ? p.head.gradientBytes : 0);
+    const double bytes = layers * p.layer.gradientBytes + (s == 0 ? p.embedding.gradientBytes : 0) +
+                         (s == k - 1 ? p.head.gradientBytes : 0);
     return 2.0 * (m_dp - 1) / m_dp * bytes / bytesPerSecond();
 }
 
@@ -156,9 +174,15 @@ double PipelineModel::rate(int type) const
     return t > 0 ? l.flops / t : 0;
 }
 
-double PipelineModel::layerFlops() const { return profile(0).layer.flops; }
+double PipelineModel::layerFlops() const
+{
+    return profile(0).layer.flops;
+}
 
-double PipelineModel::activeRatio(int k) const { return provision::activeRatio(microBatches(), k); }
+double PipelineModel::activeRatio(int k) const
+{
+    return provision::activeRatio(microBatches(), k);
+}
 
 double PipelineModel::lowerIterationS(double sumStageRates, int k, double layers) const
 {

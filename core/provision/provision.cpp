@@ -20,7 +20,8 @@ void validate(const ProvisionJob& job, const std::vector<PoolGpu>& pool)
         if (g.quota < 0)
             throw Error("", where + ".quota", fmt::format("{}: quota must be >= 0, got {}", g.gpu.name, g.quota));
         if (!(g.pricePerHour >= 0))
-            throw Error("", where + ".price", fmt::format("{}: price must be >= 0, got {}", g.gpu.name, g.pricePerHour));
+            throw Error("", where + ".price",
+                        fmt::format("{}: price must be >= 0, got {}", g.gpu.name, g.pricePerHour));
         if (!(g.gpu.memoryGiB > 0) || !(g.gpu.fp16TFlops > 0))
             throw Error("", where, g.gpu.name + ": memory and fp16 TFLOP/s must be positive");
         for (std::size_t j = 0; j < i; ++j)
@@ -44,7 +45,7 @@ void validate(const ProvisionJob& job, const std::vector<PoolGpu>& pool)
 }
 
 ProvisionResult provisionGpus(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
-                          const ProvisionOptions& options, const std::atomic<bool>* cancel)
+                              const ProvisionOptions& options, const std::atomic<bool>* cancel)
 {
     validate(job, pool);
     switch (options.strategy) {
@@ -53,21 +54,23 @@ ProvisionResult provisionGpus(const ProvisionJob& job, const std::vector<PoolGpu
     case Strategy::Optimal:
         return provisionOptimal(job, pool, source, options, cancel);
     case Strategy::WhalePlus:
-        return allocate(job, pool, source, options,
-                        [](const PipelineModel& m, const std::vector<int>& t, double cut) { return whalePlace(m, t, cut); },
-                        cancel);
+        return allocate(
+            job, pool, source, options,
+            [](const PipelineModel& m, const std::vector<int>& t, double cut) { return whalePlace(m, t, cut); },
+            cancel);
     case Strategy::HphPlus:
-        return allocate(job, pool, source, options,
-                        [](const PipelineModel& m, const std::vector<int>& t, double cut) { return hphPlace(m, t, cut); },
-                        cancel);
+        return allocate(
+            job, pool, source, options,
+            [](const PipelineModel& m, const std::vector<int>& t, double cut) { return hphPlace(m, t, cut); }, cancel);
     case Strategy::Espresso:
         break;
     }
-    return allocate(job, pool, source, options,
-                    [](const PipelineModel& m, const std::vector<int>& types, double cut) {
-                        return cmrPlace(m, types, nullptr, cut);
-                    },
-                    cancel);
+    return allocate(
+        job, pool, source, options,
+        [](const PipelineModel& m, const std::vector<int>& types, double cut) {
+            return cmrPlace(m, types, nullptr, cut);
+        },
+        cancel);
 }
 
 } // namespace orrery::provision

@@ -20,7 +20,7 @@ namespace orrery::provision {
  * throws orrery::Error.
  */
 ProvisionResult provisionGpus(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
-                          const ProvisionOptions& options = {}, const std::atomic<bool>* cancel = nullptr);
+                              const ProvisionOptions& options = {}, const std::atomic<bool>* cancel = nullptr);
 
 /** Checks a job and pool; throws orrery::Error naming the field. */
 void validate(const ProvisionJob& job, const std::vector<PoolGpu>& pool);

@@ -16,11 +16,16 @@ std::vector<int> ProvisionPlan::gpuCounts(std::size_t poolSize) const
 std::string toString(Strategy s)
 {
     switch (s) {
-    case Strategy::Espresso: return "espresso";
-    case Strategy::SiaPlus: return "sia+";
-    case Strategy::WhalePlus: return "whale+";
-    case Strategy::HphPlus: return "hph+";
-    case Strategy::Optimal: return "optimal";
+    case Strategy::Espresso:
+        return "espresso";
+    case Strategy::SiaPlus:
+        return "sia+";
+    case Strategy::WhalePlus:
+        return "whale+";
+    case Strategy::HphPlus:
+        return "hph+";
+    case Strategy::Optimal:
+        return "optimal";
     }
     return "espresso";
 }
@@ -28,7 +33,8 @@ std::string toString(Strategy s)
 Strategy strategyFromString(const std::string& s)
 {
     const std::string v = util::toLower(s);
-    for (Strategy st : {Strategy::Espresso, Strategy::SiaPlus, Strategy::WhalePlus, Strategy::HphPlus, Strategy::Optimal})
+    for (Strategy st :
+         {Strategy::Espresso, Strategy::SiaPlus, Strategy::WhalePlus, Strategy::HphPlus, Strategy::Optimal})
         if (v == toString(st))
             return st;
     throw Error("", "strategy", "unknown strategy '" + s + "' (expected espresso, sia+, whale+, hph+ or optimal)");

@@ -8,9 +8,8 @@
 
 namespace orrery::provision {
 
-ProvisionResult provisionSiaPlus(const ProvisionJob& job, const std::vector<PoolGpu>& pool,
-                                 const ProfileSource& source, const ProvisionOptions& options,
-                                 const std::atomic<bool>* cancel)
+ProvisionResult provisionSiaPlus(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
+                                 const ProvisionOptions& options, const std::atomic<bool>* cancel)
 {
     SearchState state(job, pool, options, cancel);
     std::map<int, std::unique_ptr<PipelineModel>> models; // one profile set per DP size

@@ -9,9 +9,8 @@
 namespace orrery::provision {
 
 /** Sia⁺: 2^n GPUs of a single type, every (d, k) with d k = 2^n, even layers; the cheapest meeting the SLO. */
-ProvisionResult provisionSiaPlus(const ProvisionJob& job, const std::vector<PoolGpu>& pool,
-                                 const ProfileSource& source, const ProvisionOptions& options,
-                                 const std::atomic<bool>* cancel = nullptr);
+ProvisionResult provisionSiaPlus(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
+                                 const ProvisionOptions& options, const std::atomic<bool>* cancel = nullptr);
 
 /** The best stage order and layer split of a multiset under the 1F1B estimator (exhaustive, bounded). */
 Placement exhaustivePlace(const PipelineModel& model, const std::vector<int>& types, double cutoffS = INFINITY);
@@ -30,8 +29,7 @@ struct OptimalEstimate
     double seconds = 0;       ///< orders x a conservative per-order cost
 };
 /** Runs Espresso for the seed, then counts what its plan leaves to search. */
-OptimalEstimate estimateOptimal(const ProvisionJob& job, const std::vector<PoolGpu>& pool,
-                                const ProfileSource& source);
+OptimalEstimate estimateOptimal(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source);
 
 /**
  * Optimal: the cheapest plan meeting the SLO over every (d, k) of the BP
@@ -41,8 +39,7 @@ OptimalEstimate estimateOptimal(const ProvisionJob& job, const std::vector<PoolG
  * only by valid lower bounds (PipelineBounds). Throws orrery::Error before
  * starting when estimateOptimal() exceeds options.optimalBudgetS.
  */
-ProvisionResult provisionOptimal(const ProvisionJob& job, const std::vector<PoolGpu>& pool,
-                                 const ProfileSource& source, const ProvisionOptions& options,
-                                 const std::atomic<bool>* cancel = nullptr);
+ProvisionResult provisionOptimal(const ProvisionJob& job, const std::vector<PoolGpu>& pool, const ProfileSource& source,
+                                 const ProvisionOptions& options, const std::atomic<bool>* cancel = nullptr);
 
 } // namespace orrery::provision

@@ -40,7 +40,9 @@ Placement whalePlace(const PipelineModel& model, const std::vector<int>& types, 
     }
     std::vector<int> idx(static_cast<std::size_t>(k));
     std::iota(idx.begin(), idx.end(), 0);
-    std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) { return frac[static_cast<std::size_t>(a)] > frac[static_cast<std::size_t>(b)]; });
+    std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) {
+        return frac[static_cast<std::size_t>(a)] > frac[static_cast<std::size_t>(b)];
+    });
     for (std::size_t i = 0; assigned < L; i = (i + 1) % idx.size(), ++assigned)
         ++layers[static_cast<std::size_t>(idx[i])];
     while (assigned > L) {
@@ -59,7 +61,8 @@ Placement whalePlace(const PipelineModel& model, const std::vector<int>& types, 
     }
     int excess = layers.back() - model.maxLayers(order.back(), k - 1, k);
     for (int s = k - 2; s >= 0 && excess > 0; --s) {
-        const int slack = model.maxLayers(order[static_cast<std::size_t>(s)], s, k) - layers[static_cast<std::size_t>(s)];
+        const int slack =
+            model.maxLayers(order[static_cast<std::size_t>(s)], s, k) - layers[static_cast<std::size_t>(s)];
         const int move = std::clamp(slack, 0, excess);
         layers[static_cast<std::size_t>(s)] += move;
         layers.back() -= move;

@@ -28,6 +28,9 @@ protected:
 
 } // namespace
 
-std::unique_ptr<Policy> makeFifo() { return std::make_unique<Fifo>(); }
+std::unique_ptr<Policy> makeFifo()
+{
+    return std::make_unique<Fifo>();
+}
 
 } // namespace orrery::sched

@@ -44,6 +44,9 @@ protected:
 
 } // namespace
 
-std::unique_ptr<Policy> makeFifoPerf() { return std::make_unique<FifoPerf>(); }
+std::unique_ptr<Policy> makeFifoPerf()
+{
+    return std::make_unique<FifoPerf>();
+}
 
 } // namespace orrery::sched

@@ -141,7 +141,10 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> makeFrenzy() { return std::make_unique<Frenzy>("frenzy", HasOptions{}); }
+std::unique_ptr<Policy> makeFrenzy()
+{
+    return std::make_unique<Frenzy>("frenzy", HasOptions{});
+}
 std::unique_ptr<Policy> makeFrenzyExact()
 {
     return std::make_unique<Frenzy>("frenzy_exact", HasOptions{SizeFilter::Exact, false});

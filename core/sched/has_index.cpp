@@ -8,10 +8,8 @@
 namespace orrery::sched {
 
 HasIndex::OrderedBits::OrderedBits(int n)
-    : m_words(static_cast<std::size_t>((n + 63) / 64), 0)
-    , m_summary((m_words.size() + 63) / 64, 0)
-{
-}
+    : m_words(static_cast<std::size_t>((n + 63) / 64), 0), m_summary((m_words.size() + 63) / 64, 0)
+{}
 
 void HasIndex::OrderedBits::grow(int n)
 {
@@ -237,7 +235,8 @@ std::vector<NodeShare> HasIndex::placeBestFit(const HasPlan& plan, SizeFilter fi
         }
         if (bestK >= 0) {
             const auto c = static_cast<std::size_t>(bestC);
-            const int chosen = m_classMembers[c][static_cast<std::size_t>(m_bucket[c][static_cast<std::size_t>(bestK)].first())];
+            const int chosen =
+                m_classMembers[c][static_cast<std::size_t>(m_bucket[c][static_cast<std::size_t>(bestK)].first())];
             shares.push_back({m_slots[static_cast<std::size_t>(chosen)].id, need});
             setIdle(chosen, m_slots[static_cast<std::size_t>(chosen)].idle - need);
             need = 0;
@@ -252,7 +251,8 @@ std::vector<NodeShare> HasIndex::placeBestFit(const HasPlan& plan, SizeFilter fi
             }
         }
         const auto c = static_cast<std::size_t>(bestC);
-        const int chosen = m_classMembers[c][static_cast<std::size_t>(m_bucket[c][static_cast<std::size_t>(bestK)].last())];
+        const int chosen =
+            m_classMembers[c][static_cast<std::size_t>(m_bucket[c][static_cast<std::size_t>(bestK)].last())];
         const int got = m_slots[static_cast<std::size_t>(chosen)].idle;
         shares.push_back({m_slots[static_cast<std::size_t>(chosen)].id, got});
         setIdle(chosen, 0);

@@ -73,12 +73,12 @@ private:
     int firstAdequateClass(double requiredGiB) const;
     std::vector<NodeShare> placeBestFit(const HasPlan& plan, SizeFilter filter);
 
-    std::vector<double> m_classMemGiB;                // distinct GPU memory sizes, ascending
-    std::vector<int> m_classIdle;                     // idle GPUs per size
-    std::vector<std::vector<int>> m_classMembers;     // [size] -> slot positions, in id order
-    std::vector<std::vector<OrderedBits>> m_bucket;   // [size][idle] -> local ranks of nodes
-    std::vector<OrderedBits> m_levels;                // [size] -> idle counts with a non-empty bucket
-    std::vector<Slot> m_slots;                        // sorted by id
+    std::vector<double> m_classMemGiB;              // distinct GPU memory sizes, ascending
+    std::vector<int> m_classIdle;                   // idle GPUs per size
+    std::vector<std::vector<int>> m_classMembers;   // [size] -> slot positions, in id order
+    std::vector<std::vector<OrderedBits>> m_bucket; // [size][idle] -> local ranks of nodes
+    std::vector<OrderedBits> m_levels;              // [size] -> idle counts with a non-empty bucket
+    std::vector<Slot> m_slots;                      // sorted by id
     std::unordered_map<int, int> m_posOfId;
     int m_totalIdle = 0;
 };

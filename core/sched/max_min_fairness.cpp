@@ -60,7 +60,10 @@ public:
 
 } // namespace
 
-std::unique_ptr<Policy> makeMaxMinFairness() { return std::make_unique<MaxMinFairness>(); }
+std::unique_ptr<Policy> makeMaxMinFairness()
+{
+    return std::make_unique<MaxMinFairness>();
+}
 
 void maxMinAgnosticAllocation(const sim::View& view, const std::vector<int>& jobs, std::vector<double>& x)
 {

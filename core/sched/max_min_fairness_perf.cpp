@@ -1,6 +1,6 @@
 #include "io/error.h"
-#include "sched/max_min_round_policy.h"
 #include "sched/max_min_lp.h"
+#include "sched/max_min_round_policy.h"
 #include "sched/registry.h"
 
 namespace orrery::sched {
@@ -44,8 +44,7 @@ public:
             if (isoRate <= 0)
                 continue;
             for (int t = 0; t < nt; ++t)
-                c[k * T + static_cast<std::size_t>(t)] =
-                    w.rate(j, t) * demand[k] / (view.job(j).priority * isoRate);
+                c[k * T + static_cast<std::size_t>(t)] = w.rate(j, t) * demand[k] / (view.job(j).priority * isoRate);
         }
         if (!solveMaxMin(static_cast<int>(jobs.size()), nt, c, demand, capacity, x))
             throw Error("policy \"max_min_fairness_perf\": the LP solver (CLP) failed on " +
@@ -55,6 +54,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Policy> makeMaxMinFairnessPerf() { return std::make_unique<MaxMinFairnessPerf>(); }
+std::unique_ptr<Policy> makeMaxMinFairnessPerf()
+{
+    return std::make_unique<MaxMinFairnessPerf>();
+}
 
 } // namespace orrery::sched

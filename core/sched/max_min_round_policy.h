@@ -18,8 +18,7 @@ class MaxMinRoundPolicy : public Policy
 public:
     MaxMinRoundPolicy(bool shuffleTypes, GavelRounds::AllocateFn allocate)
         : m_shuffleTypes(shuffleTypes), m_allocate(std::move(allocate))
-    {
-    }
+    {}
 
     double roundS(const io::ScenarioOptions& options) const override { return options.roundS; }
     void onArrival(const sim::View& view, int j) override { rounds(view).onArrival(view, j); }

@@ -132,6 +132,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> makeOpportunistic() { return std::make_unique<Opportunistic>(); }
+std::unique_ptr<Policy> makeOpportunistic()
+{
+    return std::make_unique<Opportunistic>();
+}
 
 } // namespace orrery::sched

@@ -19,7 +19,10 @@ class Sjf : public Policy
 public:
     std::string name() const override { return "sjf"; }
 
-    void onArrival(const sim::View& view, int j) override { m_queue.emplace(view.job(j).idealS, view.job(j).arrivalS, j); }
+    void onArrival(const sim::View& view, int j) override
+    {
+        m_queue.emplace(view.job(j).idealS, view.job(j).arrivalS, j);
+    }
 
     void schedule(sim::Decision& decision) override
     {
@@ -44,6 +47,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> makeSjf() { return std::make_unique<Sjf>(); }
+std::unique_ptr<Policy> makeSjf()
+{
+    return std::make_unique<Sjf>();
+}
 
 } // namespace orrery::sched

@@ -16,7 +16,8 @@ namespace {
 class EstimatorThroughput : public ThroughputSource
 {
 public:
-    explicit EstimatorThroughput(const io::Scenario& scenario) : m_models(scenario.models()), m_cluster(scenario.cluster)
+    explicit EstimatorThroughput(const io::Scenario& scenario)
+        : m_models(scenario.models()), m_cluster(scenario.cluster)
     {
         const auto& cluster = scenario.cluster;
         for (int t : cluster.presentTypes()) {
@@ -61,7 +62,8 @@ public:
             target.gpusPerNode = count;
             target.intraNode = gpu.intraLink;
             target.interNode = m_cluster.network();
-            const double s = estimate::estimateThroughput(m_models.at(job.model), job.config, layout.par, target).iterationS;
+            const double s =
+                estimate::estimateThroughput(m_models.at(job.model), job.config, layout.par, target).iterationS;
             return s > 0 ? 1.0 / s : 0;
         }
         return 0;
@@ -75,8 +77,15 @@ private:
     const std::vector<estimate::Plan>& plansFor(const workload::Job& job) const
     {
         const auto& c = job.config;
-        const Key key{job.model, c.globalBatch, c.microBatch, c.seq, static_cast<int>(c.precision),
-                      static_cast<int>(c.optimizer), static_cast<int>(c.recompute), c.zeroStage, c.flashAttention,
+        const Key key{job.model,
+                      c.globalBatch,
+                      c.microBatch,
+                      c.seq,
+                      static_cast<int>(c.precision),
+                      static_cast<int>(c.optimizer),
+                      static_cast<int>(c.recompute),
+                      c.zeroStage,
+                      c.flashAttention,
                       c.sequenceParallel};
         std::lock_guard lock(m_mutex);
         auto it = m_cache.find(key);
@@ -88,8 +97,16 @@ private:
     Key keyOf(const workload::Job& job) const
     {
         const auto& c = job.config;
-        return {job.model, c.globalBatch, c.microBatch, c.seq, static_cast<int>(c.precision), static_cast<int>(c.optimizer),
-                static_cast<int>(c.recompute), c.zeroStage, c.flashAttention, c.sequenceParallel};
+        return {job.model,
+                c.globalBatch,
+                c.microBatch,
+                c.seq,
+                static_cast<int>(c.precision),
+                static_cast<int>(c.optimizer),
+                static_cast<int>(c.recompute),
+                c.zeroStage,
+                c.flashAttention,
+                c.sequenceParallel};
     }
 
     const std::vector<sched::MarpPlan>& layoutsFor(const workload::Job& job) const
@@ -98,8 +115,9 @@ private:
         std::lock_guard lock(m_mutex);
         auto it = m_layouts.find(key);
         if (it == m_layouts.end())
-            it = m_layouts.emplace(key, sched::marpPlans(m_models.at(job.model), job.config, m_cluster,
-                                                         estimate::MemoryMode::Full))
+            it = m_layouts
+                     .emplace(key, sched::marpPlans(m_models.at(job.model), job.config, m_cluster,
+                                                    estimate::MemoryMode::Full))
                      .first;
         return it->second;
     }

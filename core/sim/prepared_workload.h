@@ -19,7 +19,8 @@ struct SimJob
     int demand = 1;        ///< GPUs asked for
     int requiredType = -1; ///< sim type index the job must run on, -1 = any
     double priority = 1;
-    double idealS = 0;     ///< run time alone on its best allocation of `demand` GPUs (a lower bound when it must mix types)
+    double idealS =
+        0; ///< run time alone on its best allocation of `demand` GPUs (a lower bound when it must mix types)
 };
 
 /**
@@ -51,7 +52,10 @@ public:
     int typeOfGpu(int gpu) const { return m_nodeType[static_cast<std::size_t>(m_cluster.nodeOfGpu(gpu))]; }
 
     /** Rate of job j on its demand of type t within one node; 0 = cannot run there. */
-    double rate(int j, int t) const { return m_rate[static_cast<std::size_t>(j) * m_types.size() + static_cast<std::size_t>(t)]; }
+    double rate(int j, int t) const
+    {
+        return m_rate[static_cast<std::size_t>(j) * m_types.size() + static_cast<std::size_t>(t)];
+    }
     /** Rate on `count` GPUs of type t within one node (asks the source when count differs from the demand). */
     double rate(int j, int t, int count) const;
     /** Fastest type for job j (by rate on its demand), -1 when none. */

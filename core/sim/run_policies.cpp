@@ -15,7 +15,8 @@ namespace orrery::sim {
 
 PreparedWorkload prepareScenario(const io::Scenario& scenario)
 {
-    return PreparedWorkload(scenario.cluster, io::loadJobs(scenario), makeScenarioThroughput(scenario), scenario.options);
+    return PreparedWorkload(scenario.cluster, io::loadJobs(scenario), makeScenarioThroughput(scenario),
+                            scenario.options);
 }
 
 std::vector<RunResult> runPolicies(const PreparedWorkload& workload, const std::vector<std::string>& policies,

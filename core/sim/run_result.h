@@ -9,8 +9,8 @@ namespace orrery::sim {
 /** One contiguous stretch of a job on a set of GPUs (what the Gantt draws, one row per GPU). */
 struct AllocationInterval
 {
-    int job = 0;      ///< index into RunResult::jobs
-    int gpu = 0;      ///< global GPU index in the cluster
+    int job = 0; ///< index into RunResult::jobs
+    int gpu = 0; ///< global GPU index in the cluster
     double startS = 0;
     double endS = 0;
 };
@@ -19,7 +19,7 @@ struct AllocationInterval
 struct JobRecord
 {
     std::string id;
-    std::string model;   ///< model name or job type, for labels
+    std::string model; ///< model name or job type, for labels
     std::string user;
     double arrivalS = 0;
     double startS = -1;  ///< first time it ran; -1 if never
@@ -29,10 +29,10 @@ struct JobRecord
     int restarts = 0;    ///< allocation changes after the first start
     double gpuSeconds = 0;
     double costUsd = 0;
-    double idealS = 0;   ///< run time alone on its best allocation (for fairness and sanity)
-    double samples = 0;  ///< serverless jobs: samples trained (global batch x iterations); 0 for others
-    int nodes = 0;       ///< nodes spanned by its first allocation
-    int demand = 0;      ///< GPUs it asked for
+    double idealS = 0;  ///< run time alone on its best allocation (for fairness and sanity)
+    double samples = 0; ///< serverless jobs: samples trained (global batch x iterations); 0 for others
+    int nodes = 0;      ///< nodes spanned by its first allocation
+    int demand = 0;     ///< GPUs it asked for
     /** Gavel compatibility: a multi-GPU job whose last round had fewer steps left than GPUs, which Gavel drops from
      *  its average JCT (see docs/validation.md). */
     bool excludedFromAverage = false;
@@ -66,10 +66,10 @@ struct RunResult
 {
     std::string policy;
     std::uint64_t seed = 0;
-    std::vector<std::string> gpuTypes; ///< names, for busyByType
-    std::vector<int> gpusByType;       ///< cluster size per type, in the order of gpuTypes
+    std::vector<std::string> gpuTypes;         ///< names, for busyByType
+    std::vector<int> gpusByType;               ///< cluster size per type, in the order of gpuTypes
     std::vector<double> priceUsdPerHourByType; ///< per GPU, in the order of gpuTypes
-    std::vector<int> gpuType;          ///< per global GPU: index into gpuTypes
+    std::vector<int> gpuType;                  ///< per global GPU: index into gpuTypes
     int totalGpus = 0;
     std::vector<JobRecord> jobs;
     std::vector<AllocationInterval> intervals;

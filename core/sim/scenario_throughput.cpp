@@ -20,12 +20,9 @@ class ScenarioThroughput : public ThroughputSource
 public:
     ScenarioThroughput(std::optional<GavelThroughputs> table, std::string tablePath, ReferenceScaling reference,
                        std::shared_ptr<const ThroughputSource> estimator)
-        : m_table(std::move(table)),
-          m_tablePath(std::move(tablePath)),
-          m_reference(std::move(reference)),
+        : m_table(std::move(table)), m_tablePath(std::move(tablePath)), m_reference(std::move(reference)),
           m_estimator(std::move(estimator))
-    {
-    }
+    {}
 
     double work(const workload::Job& job) const override { return pick(job).work(job); }
     int demand(const workload::Job& job) const override { return pick(job).demand(job); }
@@ -43,8 +40,8 @@ private:
         if (!job.jobType.empty()) {
             if (!m_table)
                 throw Error("", "options.throughputs",
-                            fmt::format("job \"{}\" has job type \"{}\", which needs a Gavel throughput table",
-                                        job.id, job.jobType));
+                            fmt::format("job \"{}\" has job type \"{}\", which needs a Gavel throughput table", job.id,
+                                        job.jobType));
             return *m_table;
         }
         return m_reference;
@@ -63,9 +60,9 @@ std::shared_ptr<const ThroughputSource> makeScenarioThroughput(const io::Scenari
     std::optional<GavelThroughputs> table;
     if (!scenario.options.throughputs.empty())
         table = GavelThroughputs::fromFile(scenario.resolvePath(scenario.options.throughputs));
-    return std::make_shared<ScenarioThroughput>(std::move(table), scenario.options.throughputs,
-                                                ReferenceScaling(scenario.cluster.catalog(), scenario.options.referenceGpu),
-                                                makeEstimatorThroughput(scenario));
+    return std::make_shared<ScenarioThroughput>(
+        std::move(table), scenario.options.throughputs,
+        ReferenceScaling(scenario.cluster.catalog(), scenario.options.referenceGpu), makeEstimatorThroughput(scenario));
 }
 
 } // namespace orrery::sim

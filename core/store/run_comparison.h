@@ -16,8 +16,8 @@ class RunStore;
  */
 struct RunComparison
 {
-    std::vector<std::string> metrics;                   ///< column names, e.g. `avg_jct_s`
-    std::vector<RunRecord> runs;                        ///< rows
+    std::vector<std::string> metrics;                       ///< column names, e.g. `avg_jct_s`
+    std::vector<RunRecord> runs;                            ///< rows
     std::vector<std::vector<std::optional<double>>> values; ///< values[row][metric]; absent when undefined
 };
 

@@ -39,7 +39,7 @@ struct Job
     std::string jobType;      ///< throughput-table key (Gavel job type)
     int scaleFactor = 1;      ///< Gavel: GPUs the job type was profiled with
 
-    double iterations = 0;    ///< serverless and table jobs
+    double iterations = 0; ///< serverless and table jobs
 
     bool operator==(const Job&) const = default;
 };

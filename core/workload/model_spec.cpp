@@ -69,10 +69,18 @@ ModelSpec modelSpecFromJson(const nlohmann::json& value, const std::string& path
 
 nlohmann::json modelSpecToJson(const ModelSpec& m)
 {
-    nlohmann::json j = {{"name", m.name},       {"family", m.family},       {"vocab", m.vocab},
-                        {"hidden", m.hidden},   {"layers", m.layers},       {"heads", m.heads},
-                        {"kv_heads", m.kvHeads}, {"ffn_hidden", m.ffnHidden}, {"gated_mlp", m.gatedMlp},
-                        {"tied_embeddings", m.tiedEmbeddings}, {"bias", m.bias}, {"positions", m.positions},
+    nlohmann::json j = {{"name", m.name},
+                        {"family", m.family},
+                        {"vocab", m.vocab},
+                        {"hidden", m.hidden},
+                        {"layers", m.layers},
+                        {"heads", m.heads},
+                        {"kv_heads", m.kvHeads},
+                        {"ffn_hidden", m.ffnHidden},
+                        {"gated_mlp", m.gatedMlp},
+                        {"tied_embeddings", m.tiedEmbeddings},
+                        {"bias", m.bias},
+                        {"positions", m.positions},
                         {"seq", m.seq}};
     if (m.publishedParams > 0)
         j["published_params"] = m.publishedParams;

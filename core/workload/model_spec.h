@@ -15,19 +15,19 @@ namespace orrery::workload {
 struct ModelSpec
 {
     std::string name;
-    std::string family;   ///< gpt2, bert, gpt3, llama, vit...
-    int vocab = 0;        ///< V (for ViT: pixels per patch, the patch projection's input)
-    int hidden = 0;       ///< h
-    int layers = 0;       ///< l
-    int heads = 0;        ///< a
-    int kvHeads = 0;      ///< grouped-query attention; == heads for multi-head attention
-    int ffnHidden = 0;    ///< MLP inner size (4h for GPT-2)
-    bool gatedMlp = false;     ///< SwiGLU: three h x ffn matrices instead of two
-    bool tiedEmbeddings = true;///< output head shares the input embedding
-    bool bias = true;          ///< linear-layer biases and LayerNorm (false: RMSNorm, no biases)
-    int positions = 0;         ///< learned absolute position embeddings (0 for rotary)
-    int seq = 1024;            ///< default sequence length
-    double publishedParams = 0;///< the size its authors publish, for checks
+    std::string family;         ///< gpt2, bert, gpt3, llama, vit...
+    int vocab = 0;              ///< V (for ViT: pixels per patch, the patch projection's input)
+    int hidden = 0;             ///< h
+    int layers = 0;             ///< l
+    int heads = 0;              ///< a
+    int kvHeads = 0;            ///< grouped-query attention; == heads for multi-head attention
+    int ffnHidden = 0;          ///< MLP inner size (4h for GPT-2)
+    bool gatedMlp = false;      ///< SwiGLU: three h x ffn matrices instead of two
+    bool tiedEmbeddings = true; ///< output head shares the input embedding
+    bool bias = true;           ///< linear-layer biases and LayerNorm (false: RMSNorm, no biases)
+    int positions = 0;          ///< learned absolute position embeddings (0 for rotary)
+    int seq = 1024;             ///< default sequence length
+    double publishedParams = 0; ///< the size its authors publish, for checks
     std::string source;
 
     int headDim() const { return hidden / heads; }

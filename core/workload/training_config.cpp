@@ -7,9 +7,12 @@ namespace orrery::workload {
 std::string toString(Precision p)
 {
     switch (p) {
-    case Precision::BF16: return "bf16";
-    case Precision::FP16: return "fp16";
-    case Precision::FP32: return "fp32";
+    case Precision::BF16:
+        return "bf16";
+    case Precision::FP16:
+        return "fp16";
+    case Precision::FP32:
+        return "fp32";
     }
     return "bf16";
 }
@@ -17,9 +20,12 @@ std::string toString(Precision p)
 std::string toString(Optimizer o)
 {
     switch (o) {
-    case Optimizer::Adam: return "adam";
-    case Optimizer::AdamW: return "adamw";
-    case Optimizer::SGD: return "sgd";
+    case Optimizer::Adam:
+        return "adam";
+    case Optimizer::AdamW:
+        return "adamw";
+    case Optimizer::SGD:
+        return "sgd";
     }
     return "adam";
 }
@@ -27,15 +33,17 @@ std::string toString(Optimizer o)
 std::string toString(Recompute r)
 {
     switch (r) {
-    case Recompute::None: return "none";
-    case Recompute::Selective: return "selective";
-    case Recompute::Full: return "full";
+    case Recompute::None:
+        return "none";
+    case Recompute::Selective:
+        return "selective";
+    case Recompute::Full:
+        return "full";
     }
     return "none";
 }
 
-template <class E, std::size_t N>
-static E parseEnum(const std::string& s, const E (&values)[N], const char* accepted)
+template <class E, std::size_t N> static E parseEnum(const std::string& s, const E (&values)[N], const char* accepted)
 {
     for (E v : values)
         if (toString(v) == s)

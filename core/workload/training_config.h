@@ -19,13 +19,13 @@ Recompute recomputeFromString(const std::string& s);
 /** How one job trains: batch, sequence, numerics and memory-saving options. */
 struct TrainingConfig
 {
-    int globalBatch = 8;  ///< B, samples per iteration
-    int microBatch = 0;   ///< b; 0 = B / dp (no gradient accumulation)
-    int seq = 0;          ///< s; 0 = the model's default
+    int globalBatch = 8; ///< B, samples per iteration
+    int microBatch = 0;  ///< b; 0 = B / dp (no gradient accumulation)
+    int seq = 0;         ///< s; 0 = the model's default
     Precision precision = Precision::BF16;
     Optimizer optimizer = Optimizer::Adam;
     Recompute recompute = Recompute::None;
-    int zeroStage = 0;    ///< 0..3, over the data-parallel group
+    int zeroStage = 0; ///< 0..3, over the data-parallel group
     bool flashAttention = false;
     bool sequenceParallel = false;
     /**

@@ -12,10 +12,10 @@ namespace orrery::workload {
 /** A trace file to import when the scenario is loaded. */
 struct TraceRef
 {
-    std::string format; ///< gavel | openb | pai | helios | philly
-    std::string path;   ///< relative to the scenario file
+    std::string format;       ///< gavel | openb | pai | helios | philly
+    std::string path;         ///< relative to the scenario file
     std::optional<int> limit; ///< first N jobs
-    std::string referenceGpu;  ///< GPU type on which trace durations were measured
+    std::string referenceGpu; ///< GPU type on which trace durations were measured
 
     bool operator==(const TraceRef&) const = default;
 };
@@ -28,7 +28,7 @@ struct MixEntry
     std::string model;
     std::vector<int> batches; ///< a batch drawn uniformly from these
     // fixed entries
-    std::vector<int> gpus;    ///< a GPU demand drawn uniformly from these
+    std::vector<int> gpus; ///< a GPU demand drawn uniformly from these
 
     bool operator==(const MixEntry&) const = default;
 };
@@ -37,8 +37,8 @@ struct MixEntry
 struct GeneratorSpec
 {
     int jobs = 100;
-    double ratePerHour = 60;     ///< Poisson arrival rate; 0 = every job at t = 0
-    std::optional<int> seed;     ///< defaults to the scenario seed
+    double ratePerHour = 60;          ///< Poisson arrival rate; 0 = every job at t = 0
+    std::optional<int> seed;          ///< defaults to the scenario seed
     std::string durations = "philly"; ///< `philly` (built-in empirical CDF) or a CSV path
     double minDurationS = 60;
     double maxDurationS = 7 * 86400.0;

@@ -62,10 +62,8 @@ signals:
     void taskFailed(orrery::gui::JobRunner::TaskId id, const QString& error);
     void taskCancelled(orrery::gui::JobRunner::TaskId id);
 
-
 private:
-    template <class T>
-    struct Outcome
+    template <class T> struct Outcome
     {
         std::optional<T> value;
         QString error;

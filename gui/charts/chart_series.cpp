@@ -11,9 +11,12 @@ namespace orrery::gui {
 QString cdfMetricName(CdfMetric metric)
 {
     switch (metric) {
-    case CdfMetric::Jct: return QCoreApplication::translate("Charts", "Job completion time");
-    case CdfMetric::QueueingDelay: return QCoreApplication::translate("Charts", "Queueing delay");
-    case CdfMetric::Rho: return QCoreApplication::translate("Charts", "Finish-time fairness \u03c1");
+    case CdfMetric::Jct:
+        return QCoreApplication::translate("Charts", "Job completion time");
+    case CdfMetric::QueueingDelay:
+        return QCoreApplication::translate("Charts", "Queueing delay");
+    case CdfMetric::Rho:
+        return QCoreApplication::translate("Charts", "Finish-time fairness \u03c1");
     }
     return {};
 }
@@ -32,8 +35,12 @@ std::vector<double> metricValues(const sim::RunResult& run, CdfMetric metric)
         if (!j.finished())
             continue;
         switch (metric) {
-        case CdfMetric::Jct: v.push_back(j.jctS() / 3600.0); break;
-        case CdfMetric::QueueingDelay: v.push_back(std::max(0.0, j.queueS()) / 3600.0); break;
+        case CdfMetric::Jct:
+            v.push_back(j.jctS() / 3600.0);
+            break;
+        case CdfMetric::QueueingDelay:
+            v.push_back(std::max(0.0, j.queueS()) / 3600.0);
+            break;
         case CdfMetric::Rho:
             if (j.idealS > 0)
                 v.push_back(j.jctS() / j.idealS);
@@ -58,7 +65,8 @@ QVector<QPointF> cdfPoints(std::vector<double> values, bool positiveOnly, int ma
     double previousY = 0;
     for (std::size_t s = 1; s <= steps; ++s) {
         // The s-th of `steps` evenly spaced ranks; all of them when steps == n.
-        const std::size_t rank = static_cast<std::size_t>(std::ceil(static_cast<double>(s) * n / static_cast<double>(steps)));
+        const std::size_t rank =
+            static_cast<std::size_t>(std::ceil(static_cast<double>(s) * n / static_cast<double>(steps)));
         const double x = values[rank - 1];
         const double y = static_cast<double>(rank) / n;
         out.append(QPointF(x, previousY));
@@ -77,7 +85,9 @@ QVector<QPointF> utilisationPoints(const sim::RunResult& run, int typeIndex, int
     auto busyAt = [&](const sim::UtilizationSample& s) {
         if (typeIndex < 0)
             return s.busyGpus;
-        return static_cast<std::size_t>(typeIndex) < s.busyByType.size() ? s.busyByType[static_cast<std::size_t>(typeIndex)] : 0;
+        return static_cast<std::size_t>(typeIndex) < s.busyByType.size()
+                   ? s.busyByType[static_cast<std::size_t>(typeIndex)]
+                   : 0;
     };
     const double end = std::max(run.makespanS, run.utilization.back().timeS);
     if (static_cast<int>(run.utilization.size()) <= maxPoints) {

@@ -42,8 +42,8 @@ double meanUtilisation(const sim::RunResult& run);
 struct TradeoffPoint
 {
     QString label;
-    double cost = 0;   ///< x: lower is better
-    double value = 0;  ///< y: lower is better when minimiseValue, else higher
+    double cost = 0;  ///< x: lower is better
+    double value = 0; ///< y: lower is better when minimiseValue, else higher
 };
 
 /**

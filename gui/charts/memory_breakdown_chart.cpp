@@ -8,8 +8,8 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QStackedBarSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 
@@ -51,8 +51,11 @@ void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, cons
                           {tr("overhead"), memory.overheadGiB, QColor(0x93, 0x78, 0x60)}};
     QStringList legend;
     for (const Part& part : parts)
-        legend << QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;%3").arg(part.colour.name(), part.name).arg(part.giB, 0, 'f', 1);
-    legend << tr("<b>- -</b>&nbsp;capacity") << tr("<b style='color:#c01c28'>&#8212;</b>&nbsp;capacity,&nbsp;does&nbsp;not&nbsp;fit");
+        legend << QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;%3")
+                      .arg(part.colour.name(), part.name)
+                      .arg(part.giB, 0, 'f', 1);
+    legend << tr("<b>- -</b>&nbsp;capacity")
+           << tr("<b style='color:#c01c28'>&#8212;</b>&nbsp;capacity,&nbsp;does&nbsp;not&nbsp;fit");
     m_legend->setText(legend.join(QStringLiteral(" &nbsp; ")) + tr(" &nbsp; (GiB)"));
     auto* bars = new QStackedBarSeries;
     bars->setBarWidth(0.55);

@@ -4,8 +4,8 @@
 #include <QChartView>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,8 @@
 
 namespace orrery::gui {
 
-ProvisionScatter::ProvisionScatter(QWidget* parent) : QWidget(parent), m_chart(new QChart), m_view(new QChartView(m_chart))
+ProvisionScatter::ProvisionScatter(QWidget* parent)
+    : QWidget(parent), m_chart(new QChart), m_view(new QChartView(m_chart))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -64,7 +65,8 @@ void ProvisionScatter::setResult(const provision::ProvisionResult& result, doubl
     misses->setMarkerSize(6);
     misses->setColor(QColor(0xa0, 0xa0, 0xa0, 150));
     misses->setBorderColor(Qt::transparent);
-    double xMin = std::numeric_limits<double>::infinity(), xMax = 0, yMin = std::numeric_limits<double>::infinity(), yMax = 0;
+    double xMin = std::numeric_limits<double>::infinity(), xMax = 0, yMin = std::numeric_limits<double>::infinity(),
+           yMax = 0;
     auto extend = [&](double x, double y) {
         xMin = std::min(xMin, x);
         xMax = std::max(xMax, x);

@@ -19,7 +19,8 @@ public:
     explicit TradeoffChart(QWidget* parent = nullptr);
     void setRuns(const QVector<const RunEntry*>& runs);
     /** Arbitrary points (plans: $/h vs samples/s). */
-    void setPoints(const std::vector<TradeoffPoint>& points, const QString& xTitle, const QString& yTitle, bool minimiseY);
+    void setPoints(const std::vector<TradeoffPoint>& points, const QString& xTitle, const QString& yTitle,
+                   bool minimiseY);
     QChartView* chartView() const { return m_view; }
     const std::vector<int>& front() const { return m_front; }
 

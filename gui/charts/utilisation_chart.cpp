@@ -6,8 +6,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace orrery::gui {
 
@@ -49,7 +49,8 @@ void UtilisationChart::setRun(const RunEntry* run)
         return;
     }
     const auto& r = *run->result;
-    chart->setTitle(tr("GPU utilisation over time: %1 (mean %2%)").arg(run->name).arg(100 * meanUtilisation(r), 0, 'f', 1));
+    chart->setTitle(
+        tr("GPU utilisation over time: %1 (mean %2%)").arg(run->name).arg(100 * meanUtilisation(r), 0, 'f', 1));
     auto add = [&](const QString& name, const QVector<QPointF>& pts, const QColor& colour, double width) {
         auto* s = new QLineSeries;
         s->setName(name);

@@ -5,11 +5,10 @@
 namespace orrery::gui {
 
 ChangeClusterCommand::ChangeClusterCommand(ScenarioDocument* document, State after, const QString& text)
-    : QUndoCommand(text), m_document(document),
-      m_before{document->cluster().groups(), document->cluster().network(), document->scenario().customGpus},
+    : QUndoCommand(text), m_document(document), m_before{document->cluster().groups(), document->cluster().network(),
+                                                         document->scenario().customGpus},
       m_after(std::move(after))
-{
-}
+{}
 
 void ChangeClusterCommand::undo()
 {
@@ -25,8 +24,7 @@ ChangeJobsCommand::ChangeJobsCommand(ScenarioDocument* document, std::vector<wor
                                      std::vector<workload::ModelSpec> modelsAfter, const QString& text)
     : QUndoCommand(text), m_document(document), m_before(document->scenario().workload.jobs), m_after(std::move(after)),
       m_modelsBefore(document->scenario().workload.customModels), m_modelsAfter(std::move(modelsAfter))
-{
-}
+{}
 
 void ChangeJobsCommand::undo()
 {
@@ -41,8 +39,7 @@ void ChangeJobsCommand::redo()
 ChangePoliciesCommand::ChangePoliciesCommand(ScenarioDocument* document, std::vector<std::string> after)
     : QUndoCommand(QObject::tr("Change policies")), m_document(document), m_before(document->scenario().policies),
       m_after(std::move(after))
-{
-}
+{}
 
 void ChangePoliciesCommand::undo()
 {
@@ -57,8 +54,7 @@ void ChangePoliciesCommand::redo()
 RenameScenarioCommand::RenameScenarioCommand(ScenarioDocument* document, std::string after)
     : QUndoCommand(QObject::tr("Rename scenario")), m_document(document), m_before(document->scenario().name),
       m_after(std::move(after))
-{
-}
+{}
 
 void RenameScenarioCommand::undo()
 {

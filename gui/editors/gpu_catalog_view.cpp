@@ -97,7 +97,8 @@ void GpuCatalogView::removeType()
     const std::string name = m_document->catalog().types()[static_cast<std::size_t>(i.row())].name;
     auto custom = m_document->scenario().customGpus;
     std::erase_if(custom, [&](const hardware::GpuType& t) { return t.name == name; });
-    const QString problem = m_document->setCustomGpus(std::move(custom), tr("Remove GPU type %1").arg(QString::fromStdString(name)));
+    const QString problem =
+        m_document->setCustomGpus(std::move(custom), tr("Remove GPU type %1").arg(QString::fromStdString(name)));
     m_message->setText(problem.isEmpty() ? QString() : tr("Cannot remove: %1").arg(problem));
     m_message->setVisible(!problem.isEmpty());
 }

@@ -23,10 +23,12 @@ static QDoubleSpinBox* spin(double max, double value, const QString& suffix, int
 
 GpuTypeDialog::GpuTypeDialog(const hardware::GpuType& t, QWidget* parent) : QDialog(parent)
 {
-    setWindowTitle(t.name.empty() ? tr("Add custom GPU type") : tr("Edit GPU type %1").arg(QString::fromStdString(t.name)));
+    setWindowTitle(t.name.empty() ? tr("Add custom GPU type")
+                                  : tr("Edit GPU type %1").arg(QString::fromStdString(t.name)));
     auto* form = new QFormLayout(this);
     m_name = new QLineEdit(QString::fromStdString(t.name));
-    m_name->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[a-z0-9][a-z0-9._-]*")), m_name));
+    m_name->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[a-z0-9][a-z0-9._-]*")), m_name));
     m_name->setPlaceholderText(tr("lower-case id, e.g. h100-nvl"));
     m_display = new QLineEdit(QString::fromStdString(t.display));
     m_vendor = new QLineEdit(QString::fromStdString(t.vendor));

@@ -28,8 +28,9 @@ JobMixDialog::JobMixDialog(const workload::ModelLibrary& library, QWidget* paren
     layout->addLayout(form);
     m_model = new QComboBox;
     for (const auto& m : library.models())
-        m_model->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(m.name),
-                                                       QString::fromStdString(workload::formatParams(static_cast<double>(m.paramCount())))),
+        m_model->addItem(QStringLiteral("%1 (%2)").arg(
+                             QString::fromStdString(m.name),
+                             QString::fromStdString(workload::formatParams(static_cast<double>(m.paramCount())))),
                          QString::fromStdString(m.name));
     form->addRow(tr("Model"), m_model);
 
@@ -112,10 +113,13 @@ void JobMixDialog::updateInfo()
             text = tr("<span style='color:#b00020'>Hidden size must be a multiple of the head count.</span> ");
         else
             text = tr("Custom model: %1 parameters. ")
-                       .arg(QString::fromStdString(workload::formatParams(static_cast<double>(m.customModel->paramCount()))));
+                       .arg(QString::fromStdString(
+                           workload::formatParams(static_cast<double>(m.customModel->paramCount()))));
     }
     if (m.arrival != JobMix::Arrival::AllAtStart)
-        text += tr("The last of %1 jobs arrives after about %2 h.").arg(m.count).arg((m.count - 1) / m.ratePerHour, 0, 'f', 1);
+        text += tr("The last of %1 jobs arrives after about %2 h.")
+                    .arg(m.count)
+                    .arg((m.count - 1) / m.ratePerHour, 0, 'f', 1);
     m_info->setText(text);
 }
 

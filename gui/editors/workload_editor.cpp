@@ -19,8 +19,8 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QToolBar>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <set>
 
@@ -93,9 +93,12 @@ void WorkloadEditor::addMix(const JobMix& mix)
         models.push_back(*mix.customModel);
     }
     auto added = generateJobs(mix, jobs);
-    const QString text = tr("Add %1 %2 jobs").arg(added.size()).arg(QString::fromStdString(added.empty() ? std::string() : added.front().model));
+    const QString text = tr("Add %1 %2 jobs")
+                             .arg(added.size())
+                             .arg(QString::fromStdString(added.empty() ? std::string() : added.front().model));
     jobs.insert(jobs.end(), added.begin(), added.end());
-    std::stable_sort(jobs.begin(), jobs.end(), [](const workload::Job& a, const workload::Job& b) { return a.arrivalS < b.arrivalS; });
+    std::stable_sort(jobs.begin(), jobs.end(),
+                     [](const workload::Job& a, const workload::Job& b) { return a.arrivalS < b.arrivalS; });
     m_document->setJobsAndModels(std::move(jobs), std::move(models), text);
 }
 
@@ -185,7 +188,7 @@ void WorkloadEditor::updateSummary()
     const int step = std::max<int>(1, static_cast<int>(s.arrivalsPerBin.size()) / 4);
     for (std::size_t i = 0; i < s.arrivalsPerBin.size(); ++i) {
         binLabels << (i % static_cast<std::size_t>(step) == 0 ? formatDuration(static_cast<double>(i) * s.arrivalBinS)
-                                                               : QString(i, QChar(0x200b)));
+                                                              : QString(i, QChar(0x200b)));
         arrivals << s.arrivalsPerBin[i];
     }
     fillBars(m_arrivals, tr("Arrivals per %1").arg(formatDuration(s.arrivalBinS)), binLabels, arrivals, tr("jobs"),

@@ -39,7 +39,8 @@ int writePdfReport(const ReportContent& content, const QString& path, QString* e
     y += 60;
     p.setFont(body);
     const int line = QFontMetrics(body, &pdf).height() + 4;
-    p.drawText(QRect(0, y, w, line), Qt::AlignLeft, QStringLiteral("Generated %1 by Orrery").arg(QDateTime::currentDateTime().toString(Qt::ISODate)));
+    p.drawText(QRect(0, y, w, line), Qt::AlignLeft,
+               QStringLiteral("Generated %1 by Orrery").arg(QDateTime::currentDateTime().toString(Qt::ISODate)));
     y += line * 2;
     p.setFont(bold);
     p.drawText(QRect(0, y, w, line), Qt::AlignLeft, QStringLiteral("Scenario"));
@@ -89,7 +90,8 @@ int writePdfReport(const ReportContent& content, const QString& path, QString* e
         p.setFont(bold);
         p.drawText(QRect(0, top, w, line), Qt::AlignLeft, caption);
         const QSize src = widget->size();
-        const double scale = std::min(static_cast<double>(w) / src.width(), static_cast<double>(slotH - line) / src.height());
+        const double scale =
+            std::min(static_cast<double>(w) / src.width(), static_cast<double>(slotH - line) / src.height());
         p.save();
         p.translate(0, top + line);
         p.scale(scale, scale);

@@ -8,7 +8,8 @@ class QWidget;
 
 namespace orrery::gui {
 
-/** What a comparison report holds: a title, scenario lines, a metrics table and figures (widgets rendered as they look). */
+/** What a comparison report holds: a title, scenario lines, a metrics table and figures (widgets rendered as they
+ * look). */
 struct ReportContent
 {
     QString title;
@@ -17,7 +18,8 @@ struct ReportContent
     QVector<QPair<QString, QWidget*>> figures;
 };
 
-/** Writes an A4 PDF with QPdfWriter: summary and table on page 1, then two figures per page. Returns pages written, 0 on error. */
+/** Writes an A4 PDF with QPdfWriter: summary and table on page 1, then two figures per page. Returns pages written, 0
+ * on error. */
 int writePdfReport(const ReportContent& content, const QString& path, QString* error);
 
 } // namespace orrery::gui

@@ -42,18 +42,22 @@ QVariant ClusterModel::data(const QModelIndex& index, int role) const
     const hardware::GpuType* type = catalog.find(g.gpuType);
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case Name: return QString::fromStdString(g.name);
+        case Name:
+            return QString::fromStdString(g.name);
         case GpuType:
             if (role == Qt::EditRole || !type)
                 return QString::fromStdString(type ? type->name : g.gpuType);
             return QString::fromStdString(type->display.empty() ? type->name : type->display);
-        case Nodes: return g.count;
-        case GpusPerNode: return g.gpusPerNode;
+        case Nodes:
+            return g.count;
+        case GpusPerNode:
+            return g.gpusPerNode;
         case Link:
             if (g.intraLink)
                 return linkText(*g.intraLink);
             return type ? tr("%1 (type default)").arg(linkText(type->intraLink)) : QString();
-        case TotalGpus: return g.count * g.gpusPerNode;
+        case TotalGpus:
+            return g.count * g.gpusPerNode;
         }
     }
     if (role == CatalogNamesRole && index.column() == GpuType) {
@@ -62,7 +66,8 @@ QVariant ClusterModel::data(const QModelIndex& index, int role) const
             names << QString::fromStdString(t.name);
         return names;
     }
-    if (role == Qt::TextAlignmentRole && (index.column() == Nodes || index.column() == GpusPerNode || index.column() == TotalGpus))
+    if (role == Qt::TextAlignmentRole &&
+        (index.column() == Nodes || index.column() == GpusPerNode || index.column() == TotalGpus))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == GpuType && type)
         return tr("%1: %2 GiB, %3 TFLOP/s FP16, $%4/h per GPU")
@@ -78,12 +83,18 @@ QVariant ClusterModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Name: return tr("Group");
-    case GpuType: return tr("GPU type");
-    case Nodes: return tr("Nodes");
-    case GpusPerNode: return tr("GPUs/node");
-    case Link: return tr("Intra-node link");
-    case TotalGpus: return tr("GPUs");
+    case Name:
+        return tr("Group");
+    case GpuType:
+        return tr("GPU type");
+    case Nodes:
+        return tr("Nodes");
+    case GpusPerNode:
+        return tr("GPUs/node");
+    case Link:
+        return tr("Intra-node link");
+    case TotalGpus:
+        return tr("GPUs");
     }
     return {};
 }
@@ -143,7 +154,8 @@ bool ClusterModel::setData(const QModelIndex& index, const QVariant& value, int 
                                        : tr("Change GPUs per node of %1").arg(QString::fromStdString(g.name));
         break;
     }
-    default: return false;
+    default:
+        return false;
     }
     const QString problem = m_document->setNodeGroups(std::move(groups), text);
     emit validationMessage(problem);

@@ -43,18 +43,26 @@ QVariant GpuCatalogModel::data(const QModelIndex& index, int role) const
     const auto& t = m_document->catalog().types()[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Name: return QString::fromStdString(t.name);
-        case Display: return QString::fromStdString(t.display);
-        case Vendor: return QString::fromStdString(t.vendor);
-        case MemoryGiB: return t.memoryGiB;
-        case Fp16Tflops: return t.fp16TFlops;
-        case Fp32Tflops: return t.fp32TFlops;
-        case BandwidthGBps: return t.memoryBandwidthGBps;
+        case Name:
+            return QString::fromStdString(t.name);
+        case Display:
+            return QString::fromStdString(t.display);
+        case Vendor:
+            return QString::fromStdString(t.vendor);
+        case MemoryGiB:
+            return t.memoryGiB;
+        case Fp16Tflops:
+            return t.fp16TFlops;
+        case Fp32Tflops:
+            return t.fp32TFlops;
+        case BandwidthGBps:
+            return t.memoryBandwidthGBps;
         case Link:
             return QStringLiteral("%1 %2 GB/s")
                 .arg(QString::fromStdString(hardware::toString(t.intraLink.kind)))
                 .arg(t.intraLink.bandwidthGBps);
-        case UsdPerHour: return QString::number(t.priceUsdPerHour, 'f', 2);
+        case UsdPerHour:
+            return QString::number(t.priceUsdPerHour, 'f', 2);
         }
     }
     if (role == IsCustomRole)
@@ -76,15 +84,24 @@ QVariant GpuCatalogModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Name: return tr("Name");
-    case Display: return tr("Model");
-    case Vendor: return tr("Vendor");
-    case MemoryGiB: return tr("Memory (GiB)");
-    case Fp16Tflops: return tr("FP16 TFLOP/s");
-    case Fp32Tflops: return tr("FP32 TFLOP/s");
-    case BandwidthGBps: return tr("Mem. BW (GB/s)");
-    case Link: return tr("Intra-node link");
-    case UsdPerHour: return tr("$/h per GPU");
+    case Name:
+        return tr("Name");
+    case Display:
+        return tr("Model");
+    case Vendor:
+        return tr("Vendor");
+    case MemoryGiB:
+        return tr("Memory (GiB)");
+    case Fp16Tflops:
+        return tr("FP16 TFLOP/s");
+    case Fp32Tflops:
+        return tr("FP32 TFLOP/s");
+    case BandwidthGBps:
+        return tr("Mem. BW (GB/s)");
+    case Link:
+        return tr("Intra-node link");
+    case UsdPerHour:
+        return tr("$/h per GPU");
     }
     return {};
 }

@@ -11,7 +11,18 @@ class GpuCatalogModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Name, Display, Vendor, MemoryGiB, Fp16Tflops, Fp32Tflops, BandwidthGBps, Link, UsdPerHour, ColumnCount };
+    enum Column {
+        Name,
+        Display,
+        Vendor,
+        MemoryGiB,
+        Fp16Tflops,
+        Fp32Tflops,
+        BandwidthGBps,
+        Link,
+        UsdPerHour,
+        ColumnCount
+    };
     static constexpr int IsCustomRole = Qt::UserRole + 1;
 
     explicit GpuCatalogModel(ScenarioDocument* document, QObject* parent = nullptr);

@@ -23,8 +23,8 @@ void GpuTotalsModel::rebuild()
     for (int type : cluster.presentTypes()) {
         const auto& t = cluster.catalog().types()[static_cast<std::size_t>(type)];
         const int n = cluster.gpusOfType(type);
-        Row r{QString::fromStdString(t.display.empty() ? t.name : t.display), n, n * t.memoryGiB,
-              n * t.fp16TFlops, n * t.priceUsdPerHour};
+        Row r{QString::fromStdString(t.display.empty() ? t.name : t.display), n, n * t.memoryGiB, n * t.fp16TFlops,
+              n * t.priceUsdPerHour};
         all.gpus += r.gpus;
         all.memoryGiB += r.memoryGiB;
         all.peakTflops += r.peakTflops;
@@ -54,20 +54,30 @@ QVariant GpuTotalsModel::data(const QModelIndex& index, int role) const
     const bool total = index.row() == static_cast<int>(m_rows.size()) - 1;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Type: return r.type;
-        case Gpus: return r.gpus;
-        case MemoryGiB: return QString::number(r.memoryGiB, 'f', 0);
-        case PeakTflops: return QString::number(r.peakTflops, 'f', 0);
-        case UsdPerHour: return QStringLiteral("$%1").arg(r.usdPerHour, 0, 'f', 2);
+        case Type:
+            return r.type;
+        case Gpus:
+            return r.gpus;
+        case MemoryGiB:
+            return QString::number(r.memoryGiB, 'f', 0);
+        case PeakTflops:
+            return QString::number(r.peakTflops, 'f', 0);
+        case UsdPerHour:
+            return QStringLiteral("$%1").arg(r.usdPerHour, 0, 'f', 2);
         }
     }
     if (role == Qt::UserRole) { // raw numbers for export and tests
         switch (index.column()) {
-        case Type: return r.type;
-        case Gpus: return r.gpus;
-        case MemoryGiB: return r.memoryGiB;
-        case PeakTflops: return r.peakTflops;
-        case UsdPerHour: return r.usdPerHour;
+        case Type:
+            return r.type;
+        case Gpus:
+            return r.gpus;
+        case MemoryGiB:
+            return r.memoryGiB;
+        case PeakTflops:
+            return r.peakTflops;
+        case UsdPerHour:
+            return r.usdPerHour;
         }
     }
     if (role == Qt::FontRole && total) {
@@ -85,11 +95,16 @@ QVariant GpuTotalsModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Type: return tr("GPU type");
-    case Gpus: return tr("GPUs");
-    case MemoryGiB: return tr("Memory (GiB)");
-    case PeakTflops: return tr("Peak FP16 TFLOP/s");
-    case UsdPerHour: return tr("$/h");
+    case Type:
+        return tr("GPU type");
+    case Gpus:
+        return tr("GPUs");
+    case MemoryGiB:
+        return tr("Memory (GiB)");
+    case PeakTflops:
+        return tr("Peak FP16 TFLOP/s");
+    case UsdPerHour:
+        return tr("$/h");
     }
     return {};
 }

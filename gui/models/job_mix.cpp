@@ -30,7 +30,9 @@ std::vector<workload::Job> generateJobs(const JobMix& mix, const std::vector<wor
         j.iterations = mix.iterations;
         j.user = mix.user;
         switch (mix.arrival) {
-        case JobMix::Arrival::AllAtStart: j.arrivalS = mix.startS; break;
+        case JobMix::Arrival::AllAtStart:
+            j.arrivalS = mix.startS;
+            break;
         case JobMix::Arrival::Uniform:
             j.arrivalS = mix.startS + (mix.ratePerHour > 0 ? i * 3600.0 / mix.ratePerHour : 0.0);
             break;

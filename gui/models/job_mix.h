@@ -15,14 +15,14 @@ struct JobMix
 {
     enum class Arrival { AllAtStart, Uniform, Poisson };
 
-    std::string model;                       ///< library name (ignored when customModel is set)
+    std::string model; ///< library name (ignored when customModel is set)
     std::optional<workload::ModelSpec> customModel;
     int batch = 8;
     int count = 10;
     double iterations = 1000;
     Arrival arrival = Arrival::Poisson;
-    double ratePerHour = 30;                 ///< Uniform and Poisson
-    double startS = 0;                       ///< first arrival
+    double ratePerHour = 30; ///< Uniform and Poisson
+    double startS = 0;       ///< first arrival
     std::string user;
     std::uint64_t seed = 1;
     std::string idPrefix = "mix";

@@ -34,16 +34,23 @@ QVariant JobTableModel::data(const QModelIndex& index, int role) const
     const bool serverless = j.kind == workload::JobKind::Serverless;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Id: return QString::fromStdString(j.id);
-        case Arrival: return formatDuration(j.arrivalS);
-        case User: return QString::fromStdString(j.user);
-        case Kind: return serverless ? tr("model") : tr("fixed GPUs");
-        case Model: return QString::fromStdString(serverless ? j.model : (j.jobType.empty() ? j.model : j.jobType));
-        case Batch: return serverless ? QVariant(j.config.globalBatch) : QVariant();
+        case Id:
+            return QString::fromStdString(j.id);
+        case Arrival:
+            return formatDuration(j.arrivalS);
+        case User:
+            return QString::fromStdString(j.user);
+        case Kind:
+            return serverless ? tr("model") : tr("fixed GPUs");
+        case Model:
+            return QString::fromStdString(serverless ? j.model : (j.jobType.empty() ? j.model : j.jobType));
+        case Batch:
+            return serverless ? QVariant(j.config.globalBatch) : QVariant();
         case Gpus:
             if (serverless)
                 return tr("auto");
-            return j.gpuType.empty() ? QString::number(j.gpus) : QStringLiteral("%1 x %2").arg(j.gpus).arg(QString::fromStdString(j.gpuType));
+            return j.gpuType.empty() ? QString::number(j.gpus)
+                                     : QStringLiteral("%1 x %2").arg(j.gpus).arg(QString::fromStdString(j.gpuType));
         case Work:
             if (j.iterations > 0)
                 return tr("%1 iterations").arg(j.iterations, 0, 'f', 0);
@@ -52,7 +59,8 @@ QVariant JobTableModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::UserRole && index.column() == Arrival)
         return j.arrivalS;
-    if (role == Qt::TextAlignmentRole && (index.column() == Arrival || index.column() == Batch || index.column() == Gpus))
+    if (role == Qt::TextAlignmentRole &&
+        (index.column() == Arrival || index.column() == Batch || index.column() == Gpus))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
@@ -62,14 +70,22 @@ QVariant JobTableModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Id: return tr("Job");
-    case Arrival: return tr("Arrival");
-    case User: return tr("User");
-    case Kind: return tr("Kind");
-    case Model: return tr("Model / type");
-    case Batch: return tr("Batch");
-    case Gpus: return tr("GPUs");
-    case Work: return tr("Work");
+    case Id:
+        return tr("Job");
+    case Arrival:
+        return tr("Arrival");
+    case User:
+        return tr("User");
+    case Kind:
+        return tr("Kind");
+    case Model:
+        return tr("Model / type");
+    case Batch:
+        return tr("Batch");
+    case Gpus:
+        return tr("GPUs");
+    case Work:
+        return tr("Work");
     }
     return {};
 }

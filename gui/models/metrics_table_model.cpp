@@ -4,7 +4,8 @@
 
 namespace orrery::gui {
 
-MetricsTableModel::MetricsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+MetricsTableModel::MetricsTableModel(QObject* parent) : QAbstractTableModel(parent)
+{}
 
 void MetricsTableModel::setRuns(const QVector<const RunEntry*>& runs)
 {
@@ -34,34 +35,58 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
     const RunMetrics& m = r.metrics;
     if (role == Qt::UserRole) {
         switch (index.column()) {
-        case Run: return r.name;
-        case Policy: return r.policy;
-        case Jobs: return m.jobs;
-        case Finished: return m.finished;
-        case MeanJct: return m.meanJctS;
-        case MedianJct: return m.medianJctS;
-        case P95Jct: return m.p95JctS;
-        case MeanQueue: return m.meanQueueS;
-        case Makespan: return m.makespanS;
-        case Utilisation: return m.utilisation;
-        case Rho: return m.meanRho;
-        case Cost: return m.costUsd;
+        case Run:
+            return r.name;
+        case Policy:
+            return r.policy;
+        case Jobs:
+            return m.jobs;
+        case Finished:
+            return m.finished;
+        case MeanJct:
+            return m.meanJctS;
+        case MedianJct:
+            return m.medianJctS;
+        case P95Jct:
+            return m.p95JctS;
+        case MeanQueue:
+            return m.meanQueueS;
+        case Makespan:
+            return m.makespanS;
+        case Utilisation:
+            return m.utilisation;
+        case Rho:
+            return m.meanRho;
+        case Cost:
+            return m.costUsd;
         }
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Run: return r.name;
-        case Policy: return r.policy;
-        case Jobs: return m.jobs;
-        case Finished: return m.finished;
-        case MeanJct: return formatDuration(m.meanJctS);
-        case MedianJct: return formatDuration(m.medianJctS);
-        case P95Jct: return formatDuration(m.p95JctS);
-        case MeanQueue: return formatDuration(m.meanQueueS);
-        case Makespan: return formatDuration(m.makespanS);
-        case Utilisation: return QStringLiteral("%1%").arg(100 * m.utilisation, 0, 'f', 1);
-        case Rho: return m.meanRho > 0 ? QString::number(m.meanRho, 'f', 2) : QStringLiteral("-");
-        case Cost: return QStringLiteral("$%1").arg(m.costUsd, 0, 'f', 0);
+        case Run:
+            return r.name;
+        case Policy:
+            return r.policy;
+        case Jobs:
+            return m.jobs;
+        case Finished:
+            return m.finished;
+        case MeanJct:
+            return formatDuration(m.meanJctS);
+        case MedianJct:
+            return formatDuration(m.medianJctS);
+        case P95Jct:
+            return formatDuration(m.p95JctS);
+        case MeanQueue:
+            return formatDuration(m.meanQueueS);
+        case Makespan:
+            return formatDuration(m.makespanS);
+        case Utilisation:
+            return QStringLiteral("%1%").arg(100 * m.utilisation, 0, 'f', 1);
+        case Rho:
+            return m.meanRho > 0 ? QString::number(m.meanRho, 'f', 2) : QStringLiteral("-");
+        case Cost:
+            return QStringLiteral("$%1").arg(m.costUsd, 0, 'f', 0);
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Jobs)
@@ -74,18 +99,30 @@ QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Run: return tr("Run");
-    case Policy: return tr("Policy");
-    case Jobs: return tr("Jobs");
-    case Finished: return tr("Finished");
-    case MeanJct: return tr("Mean JCT");
-    case MedianJct: return tr("Median JCT");
-    case P95Jct: return tr("p95 JCT");
-    case MeanQueue: return tr("Mean queueing");
-    case Makespan: return tr("Makespan");
-    case Utilisation: return tr("Utilisation");
-    case Rho: return tr("Mean \u03c1");
-    case Cost: return tr("Cost");
+    case Run:
+        return tr("Run");
+    case Policy:
+        return tr("Policy");
+    case Jobs:
+        return tr("Jobs");
+    case Finished:
+        return tr("Finished");
+    case MeanJct:
+        return tr("Mean JCT");
+    case MedianJct:
+        return tr("Median JCT");
+    case P95Jct:
+        return tr("p95 JCT");
+    case MeanQueue:
+        return tr("Mean queueing");
+    case Makespan:
+        return tr("Makespan");
+    case Utilisation:
+        return tr("Utilisation");
+    case Rho:
+        return tr("Mean \u03c1");
+    case Cost:
+        return tr("Cost");
     }
     return {};
 }

@@ -12,7 +12,21 @@ class MetricsTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Run, Policy, Jobs, Finished, MeanJct, MedianJct, P95Jct, MeanQueue, Makespan, Utilisation, Rho, Cost, ColumnCount };
+    enum Column {
+        Run,
+        Policy,
+        Jobs,
+        Finished,
+        MeanJct,
+        MedianJct,
+        P95Jct,
+        MeanQueue,
+        Makespan,
+        Utilisation,
+        Rho,
+        Cost,
+        ColumnCount
+    };
     explicit MetricsTableModel(QObject* parent = nullptr);
 
     void setRuns(const QVector<const RunEntry*>& runs);

@@ -2,7 +2,8 @@
 
 namespace orrery::gui {
 
-PlanTableModel::PlanTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+PlanTableModel::PlanTableModel(QObject* parent) : QAbstractTableModel(parent)
+{}
 
 void PlanTableModel::setPlans(std::vector<estimate::Plan> plans, QHash<QString, QString> displayNames)
 {
@@ -30,34 +31,55 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
     const QString gpu = QString::fromStdString(p.gpu);
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Rank: return index.row() + 1;
-        case Gpu: return gpu; // short: the figures must stay in view; the tooltip has the full name
-        case Count: return p.count;
-        case Dp: return p.par.dp;
-        case Tp: return p.par.tp;
-        case Pp: return p.par.pp;
-        case MemoryGiB: return QString::number(p.memoryGiB, 'f', 1);
-        case SamplesPerS: return QString::number(p.samplesPerS, 'f', p.samplesPerS < 10 ? 2 : 1);
-        case UsdPerHour: return QString::number(p.usdPerHour, 'f', 2);
-        default: return {};
+        case Rank:
+            return index.row() + 1;
+        case Gpu:
+            return gpu; // short: the figures must stay in view; the tooltip has the full name
+        case Count:
+            return p.count;
+        case Dp:
+            return p.par.dp;
+        case Tp:
+            return p.par.tp;
+        case Pp:
+            return p.par.pp;
+        case MemoryGiB:
+            return QString::number(p.memoryGiB, 'f', 1);
+        case SamplesPerS:
+            return QString::number(p.samplesPerS, 'f', p.samplesPerS < 10 ? 2 : 1);
+        case UsdPerHour:
+            return QString::number(p.usdPerHour, 'f', 2);
+        default:
+            return {};
         }
     }
     if (role == Qt::UserRole) { // raw values, for sorting and tests
         switch (index.column()) {
-        case Rank: return index.row() + 1;
-        case Gpu: return gpu;
-        case Count: return p.count;
-        case Dp: return p.par.dp;
-        case Tp: return p.par.tp;
-        case Pp: return p.par.pp;
-        case MemoryGiB: return p.memoryGiB;
-        case SamplesPerS: return p.samplesPerS;
-        case UsdPerHour: return p.usdPerHour;
-        default: return {};
+        case Rank:
+            return index.row() + 1;
+        case Gpu:
+            return gpu;
+        case Count:
+            return p.count;
+        case Dp:
+            return p.par.dp;
+        case Tp:
+            return p.par.tp;
+        case Pp:
+            return p.par.pp;
+        case MemoryGiB:
+            return p.memoryGiB;
+        case SamplesPerS:
+            return p.samplesPerS;
+        case UsdPerHour:
+            return p.usdPerHour;
+        default:
+            return {};
         }
     }
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Gpu ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == Gpu ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                     : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole)
         return tr("%1 x %2: dp %3, tp %4, pp %5; %6 GiB per GPU; %7 s per iteration")
             .arg(p.count)
@@ -77,16 +99,26 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation == Qt::Vertical)
         return section + 1;
     switch (section) {
-    case Rank: return tr("#");
-    case Gpu: return tr("GPU type");
-    case Count: return tr("GPUs");
-    case Dp: return tr("dp");
-    case Tp: return tr("tp");
-    case Pp: return tr("pp");
-    case MemoryGiB: return tr("GiB/GPU");
-    case SamplesPerS: return tr("samples/s");
-    case UsdPerHour: return tr("$/h");
-    default: return {};
+    case Rank:
+        return tr("#");
+    case Gpu:
+        return tr("GPU type");
+    case Count:
+        return tr("GPUs");
+    case Dp:
+        return tr("dp");
+    case Tp:
+        return tr("tp");
+    case Pp:
+        return tr("pp");
+    case MemoryGiB:
+        return tr("GiB/GPU");
+    case SamplesPerS:
+        return tr("samples/s");
+    case UsdPerHour:
+        return tr("$/h");
+    default:
+        return {};
     }
 }
 

@@ -4,7 +4,8 @@
 
 namespace orrery::gui {
 
-ProvisionPoolModel::ProvisionPoolModel(QObject* parent) : QAbstractTableModel(parent) {}
+ProvisionPoolModel::ProvisionPoolModel(QObject* parent) : QAbstractTableModel(parent)
+{}
 
 void ProvisionPoolModel::setTypes(const std::vector<hardware::GpuType>& types)
 {
@@ -71,16 +72,23 @@ QVariant ProvisionPoolModel::data(const QModelIndex& index, int role) const
         return r.used ? Qt::Checked : Qt::Unchecked;
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case Gpu: return QString::fromStdString(r.gpu.name); // short: quota and price must stay in view
-        case Quota: return r.quota;
-        case Price: return role == Qt::EditRole ? QVariant(r.price) : QVariant(QString::number(r.price, 'f', 2));
-        default: return {};
+        case Gpu:
+            return QString::fromStdString(r.gpu.name); // short: quota and price must stay in view
+        case Quota:
+            return r.quota;
+        case Price:
+            return role == Qt::EditRole ? QVariant(r.price) : QVariant(QString::number(r.price, 'f', 2));
+        default:
+            return {};
         }
     }
     if (role == Qt::ForegroundRole && !r.used)
         return QColor(0x80, 0x80, 0x80);
     if (role == Qt::ToolTipRole)
-        return QStringLiteral("%1: %2 GiB, %3 TFLOP/s").arg(QString::fromStdString(r.gpu.display.empty() ? r.gpu.name : r.gpu.display)).arg(r.gpu.memoryGiB).arg(r.gpu.fp16TFlops);
+        return QStringLiteral("%1: %2 GiB, %3 TFLOP/s")
+            .arg(QString::fromStdString(r.gpu.display.empty() ? r.gpu.name : r.gpu.display))
+            .arg(r.gpu.memoryGiB)
+            .arg(r.gpu.fp16TFlops);
     if (role == Qt::TextAlignmentRole && index.column() != Gpu)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return {};
@@ -133,10 +141,14 @@ QVariant ProvisionPoolModel::headerData(int section, Qt::Orientation orientation
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return {};
     switch (section) {
-    case Gpu: return tr("GPU type");
-    case Quota: return tr("Quota");
-    case Price: return tr("$/GPU-h");
-    default: return {};
+    case Gpu:
+        return tr("GPU type");
+    case Quota:
+        return tr("Quota");
+    case Price:
+        return tr("$/GPU-h");
+    default:
+        return {};
     }
 }
 

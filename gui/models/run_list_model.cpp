@@ -44,14 +44,22 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const
         return r.id;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Name: return r.name;
-        case Policy: return r.result ? QString::fromStdString(r.result->policy) : QString();
-        case Scenario: return r.scenarioName;
-        case Jobs: return r.result ? static_cast<int>(r.result->jobs.size()) : 0;
-        case MeanJct: return r.result ? formatDuration(RunMetrics::of(*r.result).meanJctS) : QString();
-        case Makespan: return r.result ? formatDuration(r.result->makespanS) : QString();
-        case Finished: return r.finishedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-        case Stored: return r.storeId >= 0 ? tr("#%1").arg(r.storeId) : tr("no");
+        case Name:
+            return r.name;
+        case Policy:
+            return r.result ? QString::fromStdString(r.result->policy) : QString();
+        case Scenario:
+            return r.scenarioName;
+        case Jobs:
+            return r.result ? static_cast<int>(r.result->jobs.size()) : 0;
+        case MeanJct:
+            return r.result ? formatDuration(RunMetrics::of(*r.result).meanJctS) : QString();
+        case Makespan:
+            return r.result ? formatDuration(r.result->makespanS) : QString();
+        case Finished:
+            return r.finishedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        case Stored:
+            return r.storeId >= 0 ? tr("#%1").arg(r.storeId) : tr("no");
         }
     }
     if (role == Qt::DecorationRole && index.column() == Name)
@@ -64,14 +72,22 @@ QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Name: return tr("Run");
-    case Policy: return tr("Policy");
-    case Scenario: return tr("Scenario");
-    case Jobs: return tr("Jobs");
-    case MeanJct: return tr("Mean JCT");
-    case Makespan: return tr("Makespan");
-    case Finished: return tr("Finished");
-    case Stored: return tr("Stored");
+    case Name:
+        return tr("Run");
+    case Policy:
+        return tr("Policy");
+    case Scenario:
+        return tr("Scenario");
+    case Jobs:
+        return tr("Jobs");
+    case MeanJct:
+        return tr("Mean JCT");
+    case Makespan:
+        return tr("Makespan");
+    case Finished:
+        return tr("Finished");
+    case Stored:
+        return tr("Stored");
     }
     return {};
 }

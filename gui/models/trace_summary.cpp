@@ -48,9 +48,9 @@ TraceSummary TraceSummary::of(const std::vector<workload::Job>& jobs, int maxArr
         }
     s.arrivalsPerBin.assign(static_cast<std::size_t>(std::floor(last / s.arrivalBinS)) + 1, 0);
     for (const auto& j : jobs)
-        ++s.arrivalsPerBin[static_cast<std::size_t>(std::clamp(
-            static_cast<int>(std::floor(std::max(0.0, j.arrivalS) / s.arrivalBinS)), 0,
-            static_cast<int>(s.arrivalsPerBin.size()) - 1))];
+        ++s.arrivalsPerBin[static_cast<std::size_t>(
+            std::clamp(static_cast<int>(std::floor(std::max(0.0, j.arrivalS) / s.arrivalBinS)), 0,
+                       static_cast<int>(s.arrivalsPerBin.size()) - 1))];
     return s;
 }
 

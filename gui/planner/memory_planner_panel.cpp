@@ -147,7 +147,8 @@ QWidget* MemoryPlannerPanel::buildInputs()
     m_flash->setChecked(true);
     m_seqParallel = new QCheckBox(tr("Sequence parallel"));
     m_autocast = new QCheckBox(tr("PyTorch AMP (autocast)"));
-    m_autocast->setToolTip(tr("fp32 weights and gradients with half-precision copies, instead of Megatron-style half precision"));
+    m_autocast->setToolTip(
+        tr("fp32 weights and gradients with half-precision copies, instead of Megatron-style half precision"));
     cf->addRow(tr("Precision"), m_precision);
     cf->addRow(tr("Optimizer"), m_optimizer);
     cf->addRow(tr("Recompute"), m_recompute);
@@ -220,7 +221,8 @@ workload::ModelSpec MemoryPlannerPanel::currentModel() const
     m.heads = m_heads->value();
     m.kvHeads = m.heads;
     m.vocab = m_vocab->value();
-    m.ffnHidden = m_base.hidden > 0 ? static_cast<int>(static_cast<double>(m_base.ffnHidden) / m_base.hidden * m.hidden) : 4 * m.hidden;
+    m.ffnHidden = m_base.hidden > 0 ? static_cast<int>(static_cast<double>(m_base.ffnHidden) / m_base.hidden * m.hidden)
+                                    : 4 * m.hidden;
     m.publishedParams = 0;
     return m;
 }
@@ -328,7 +330,9 @@ void MemoryPlannerPanel::recompute()
                                .arg(par.pp)
                                .arg(m_breakdown.totalGiB(), 0, 'f', 1)
                                .arg(m_oom.join(QStringLiteral(", ")))
-                               .arg(static_cast<int>(m_oom.size()) == static_cast<int>(lines.size()) ? tr(" (every type)") : QString()));
+                               .arg(static_cast<int>(m_oom.size()) == static_cast<int>(lines.size())
+                                        ? tr(" (every type)")
+                                        : QString()));
         m_warning->setStyleSheet(QStringLiteral("QLabel { color: #c01c28; font-weight: bold; }"));
     } else {
         m_warning->setText(tr("dp %1 x tp %2 x pp %3 (%4 GPUs) needs %5 GiB per GPU: fits every type shown.")
@@ -353,8 +357,9 @@ void MemoryPlannerPanel::recompute()
     const auto count = plans.size();
     m_plans->setPlans(std::move(plans), names);
     m_planSummary->setText(!planProblem.isEmpty() ? tr("No plans: %1").arg(planProblem)
-                           : count == 0            ? tr("No layout fits these GPUs: try recomputation, ZeRO or a smaller batch.")
-                                                   : tr("%1 feasible plans, best first (double-click one to chart it)").arg(count));
+                           : count == 0
+                               ? tr("No layout fits these GPUs: try recomputation, ZeRO or a smaller batch.")
+                               : tr("%1 feasible plans, best first (double-click one to chart it)").arg(count));
     emit recomputed();
 }
 

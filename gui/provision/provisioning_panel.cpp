@@ -194,8 +194,9 @@ QWidget* ProvisioningPanel::buildInputs()
     connect(m_model, &QComboBox::currentIndexChanged, this, &ProvisioningPanel::replan);
     for (QSpinBox* s : {m_seq, m_batch, m_microBatches, m_iterations})
         connect(s, &QSpinBox::valueChanged, this, &ProvisioningPanel::replan);
-    connect(m_iterations, &QSpinBox::valueChanged, this,
-            [this] { m_sloLabel->setText(tr("%1 for %2 iterations").arg(hoursText(sloHours())).arg(m_iterations->value())); });
+    connect(m_iterations, &QSpinBox::valueChanged, this, [this] {
+        m_sloLabel->setText(tr("%1 for %2 iterations").arg(hoursText(sloHours())).arg(m_iterations->value()));
+    });
     connect(m_bandwidth, &QDoubleSpinBox::valueChanged, this, &ProvisioningPanel::replan);
     connect(m_recompute, &QComboBox::currentIndexChanged, this, &ProvisioningPanel::replan);
     connect(m_strategy, &QComboBox::currentIndexChanged, this, &ProvisioningPanel::replan);
@@ -224,7 +225,8 @@ void ProvisioningPanel::useScenarioCluster()
     m_holdReplan = true;
     m_pool->clearUse();
     for (int t : cluster.presentTypes())
-        m_pool->setQuota(QString::fromStdString(cluster.catalog().types()[static_cast<std::size_t>(t)].name), cluster.gpusOfType(t));
+        m_pool->setQuota(QString::fromStdString(cluster.catalog().types()[static_cast<std::size_t>(t)].name),
+                         cluster.gpusOfType(t));
     m_holdReplan = false;
     replan();
 }
@@ -294,8 +296,8 @@ void ProvisioningPanel::replan()
         });
 }
 
-void ProvisioningPanel::showResult(const provision::ProvisionResult& result, const std::vector<provision::PoolGpu>& pool,
-                                   double sloS)
+void ProvisioningPanel::showResult(const provision::ProvisionResult& result,
+                                   const std::vector<provision::PoolGpu>& pool, double sloS)
 {
     m_result = result;
     m_hasResult = true;
@@ -308,7 +310,9 @@ void ProvisioningPanel::showResult(const provision::ProvisionResult& result, con
                                .arg(s.prunedTcp)
                                .arg(s.wallS * 1000, 0, 'f', 1);
     if (!result.hasPlan) {
-        m_summary->setText(tr("<b style='color:#c01c28'>No plan fits these GPUs</b> (the model does not fit in the quotas).<br>%1").arg(search));
+        m_summary->setText(
+            tr("<b style='color:#c01c28'>No plan fits these GPUs</b> (the model does not fit in the quotas).<br>%1")
+                .arg(search));
         m_stages->clear(tr("No plan"));
     } else {
         const auto& p = result.plan;

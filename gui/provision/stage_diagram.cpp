@@ -93,7 +93,8 @@ void StageDiagram::paintEvent(QPaintEvent*)
                    title + QLatin1Char('\n') + layers + QStringLiteral(" (%1)").arg(b.lastLayer - b.firstLayer + 1));
         if (!extra.isEmpty()) {
             p.setPen(QColor(0x40, 0x40, 0x40));
-            p.drawText(inner, Qt::AlignHCenter | Qt::AlignBottom, QStringLiteral("+ ") + extra.join(QStringLiteral(", ")));
+            p.drawText(inner, Qt::AlignHCenter | Qt::AlignBottom,
+                       QStringLiteral("+ ") + extra.join(QStringLiteral(", ")));
         }
         if (i + 1 < n) {
             const double y = top + h / 2;

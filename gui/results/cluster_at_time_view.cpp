@@ -38,18 +38,25 @@ void ClusterGridWidget::paintEvent(QPaintEvent*)
         return;
     }
     // Nodes from the cluster, or one pseudo-node per 8 GPUs when the run's cluster is unknown.
-    struct Box { QString name; QString type; int first; int count; };
+    struct Box
+    {
+        QString name;
+        QString type;
+        int first;
+        int count;
+    };
     std::vector<Box> boxes;
     const int gpus = static_cast<int>(m_snapshot->jobOnGpu.size());
     if (m_run->cluster && m_run->cluster->totalGpus() == gpus) {
         for (const auto& n : m_run->cluster->nodes()) {
             const auto& t = m_run->cluster->gpuTypeOfNode(n.id);
-            boxes.push_back({QString::fromStdString(n.name), QString::fromStdString(t.display.empty() ? t.name : t.display),
-                             n.firstGpu, n.gpuCount});
+            boxes.push_back({QString::fromStdString(n.name),
+                             QString::fromStdString(t.display.empty() ? t.name : t.display), n.firstGpu, n.gpuCount});
         }
     } else {
         for (int g = 0; g < gpus; g += 8)
-            boxes.push_back({tr("GPUs %1-%2").arg(g).arg(std::min(gpus, g + 8) - 1), QString(), g, std::min(8, gpus - g)});
+            boxes.push_back(
+                {tr("GPUs %1-%2").arg(g).arg(std::min(gpus, g + 8) - 1), QString(), g, std::min(8, gpus - g)});
     }
     const int margin = 8;
     const int cols = std::max(1, (width() - margin) / 200);
@@ -91,9 +98,10 @@ void ClusterGridWidget::paintEvent(QPaintEvent*)
                 QFont small = font();
                 small.setPointSizeF(std::max(6.0, font().pointSizeF() - 2));
                 p.setFont(small);
-                p.drawText(r, Qt::AlignCenter,
-                           QFontMetrics(small).elidedText(QString::fromStdString(run.jobs[static_cast<std::size_t>(job)].id),
-                                                          Qt::ElideRight, r.width() - 2));
+                p.drawText(
+                    r, Qt::AlignCenter,
+                    QFontMetrics(small).elidedText(QString::fromStdString(run.jobs[static_cast<std::size_t>(job)].id),
+                                                   Qt::ElideRight, r.width() - 2));
                 p.setFont(font());
             }
         }
@@ -182,7 +190,8 @@ void ClusterAtTimeView::update()
                         .arg(formatDuration(m_snapshot.timeS), formatDuration(m_endS))
                         .arg(m_snapshot.busyGpus())
                         .arg(m_snapshot.jobOnGpu.size()));
-    m_queueTitle->setText(tr("<b>Queue</b>: %1 waiting, %2 running").arg(m_snapshot.queued.size()).arg(m_snapshot.running.size()));
+    m_queueTitle->setText(
+        tr("<b>Queue</b>: %1 waiting, %2 running").arg(m_snapshot.queued.size()).arg(m_snapshot.running.size()));
     const int shown = std::min<int>(static_cast<int>(m_snapshot.queued.size()), 500);
     for (int i = 0; i < shown; ++i) {
         const auto& j = run.jobs[static_cast<std::size_t>(m_snapshot.queued[static_cast<std::size_t>(i)])];

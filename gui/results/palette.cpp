@@ -39,9 +39,13 @@ QString formatDuration(double seconds)
     if (s < 60)
         text = QString::number(s, 'g', s < 10 ? 2 : 3) + QStringLiteral(" s");
     else if (s < 3600)
-        text = QStringLiteral("%1m %2s").arg(static_cast<int>(s / 60)).arg(static_cast<int>(std::fmod(s, 60)), 2, 10, QLatin1Char('0'));
+        text = QStringLiteral("%1m %2s")
+                   .arg(static_cast<int>(s / 60))
+                   .arg(static_cast<int>(std::fmod(s, 60)), 2, 10, QLatin1Char('0'));
     else if (s < 86400 * 3)
-        text = QStringLiteral("%1h %2m").arg(static_cast<int>(s / 3600)).arg(static_cast<int>(std::fmod(s, 3600) / 60), 2, 10, QLatin1Char('0'));
+        text = QStringLiteral("%1h %2m")
+                   .arg(static_cast<int>(s / 3600))
+                   .arg(static_cast<int>(std::fmod(s, 3600) / 60), 2, 10, QLatin1Char('0'));
     else
         text = QStringLiteral("%1 d").arg(s / 86400, 0, 'f', 1);
     return negative ? QStringLiteral("-") + text : text;
@@ -50,7 +54,8 @@ QString formatDuration(double seconds)
 double niceTimeStep(double spanS, int targetTicks)
 {
     const double raw = spanS / std::max(1, targetTicks);
-    static constexpr std::array<double, 16> steps{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600};
+    static constexpr std::array<double, 16> steps{1,   2,   5,   10,   15,   30,   60,    120,
+                                                  300, 600, 900, 1800, 3600, 7200, 10800, 21600};
     if (raw <= 1) {
         const double p = std::pow(10.0, std::floor(std::log10(raw)));
         for (double m : {1.0, 2.0, 5.0, 10.0})

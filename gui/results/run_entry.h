@@ -16,9 +16,9 @@ namespace orrery::gui {
  */
 struct RunEntry
 {
-    int id = 0;                 ///< GUI-wide id (stable while the window is open)
-    qint64 storeId = -1;        ///< row id in the store, once saved
-    QString name;               ///< "fifo #2"
+    int id = 0;          ///< GUI-wide id (stable while the window is open)
+    qint64 storeId = -1; ///< row id in the store, once saved
+    QString name;        ///< "fifo #2"
     QString scenarioName;
     std::shared_ptr<const sim::RunResult> result;
     std::shared_ptr<const hardware::Cluster> cluster; ///< the cluster it ran on (Gantt rows, prices)

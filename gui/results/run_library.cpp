@@ -4,7 +4,8 @@
 
 namespace orrery::gui {
 
-RunLibrary::RunLibrary(QObject* parent) : QObject(parent) {}
+RunLibrary::RunLibrary(QObject* parent) : QObject(parent)
+{}
 
 const RunEntry* RunLibrary::find(int id) const
 {

@@ -40,10 +40,11 @@ RunHistoryPanel::RunHistoryPanel(RunLibrary* runs, QWidget* parent)
     layout->addWidget(m_view);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunHistoryPanel::selectionChanged);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (current.isValid())
-            m_runs->setCurrent(current.data(RunListModel::RunIdRole).toInt());
-    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    m_runs->setCurrent(current.data(RunListModel::RunIdRole).toInt());
+            });
     connect(compare, &QPushButton::clicked, this, &RunHistoryPanel::compareRequested);
 }
 

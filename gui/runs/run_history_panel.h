@@ -11,7 +11,8 @@ namespace orrery::gui {
 class RunLibrary;
 class RunListModel;
 
-/** Runs (this session's and the store's) with a filter; the current row drives the single-run views, the selection the comparison. */
+/** Runs (this session's and the store's) with a filter; the current row drives the single-run views, the selection the
+ * comparison. */
 class RunHistoryPanel : public QWidget
 {
     Q_OBJECT

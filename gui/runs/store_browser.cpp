@@ -25,8 +25,8 @@
 namespace orrery::gui {
 
 StoreBrowser::StoreBrowser(RunLibrary* runs, JobRunner* runner, QString databasePath, QWidget* parent)
-    : QWidget(parent), m_runs(runs), m_runner(runner), m_path(std::move(databasePath)), m_model(new StoredRunModel(this)),
-      m_proxy(new QSortFilterProxyModel(this))
+    : QWidget(parent), m_runs(runs), m_runner(runner), m_path(std::move(databasePath)),
+      m_model(new StoredRunModel(this)), m_proxy(new QSortFilterProxyModel(this))
 {
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterKeyColumn(-1);
@@ -47,7 +47,8 @@ StoreBrowser::StoreBrowser(RunLibrary* runs, JobRunner* runner, QString database
     m_policy->setPlaceholderText(tr("policy"));
     m_status = new QComboBox;
     m_status->addItem(tr("any status"), -1);
-    for (auto s : {store::RunStatus::Completed, store::RunStatus::Cancelled, store::RunStatus::Failed, store::RunStatus::Running})
+    for (auto s : {store::RunStatus::Completed, store::RunStatus::Cancelled, store::RunStatus::Failed,
+                   store::RunStatus::Running})
         m_status->addItem(QString::fromLatin1(store::toString(s)), static_cast<int>(s));
     m_text = new QLineEdit;
     m_text->setPlaceholderText(tr("filter the list"));
@@ -80,9 +81,8 @@ StoreBrowser::StoreBrowser(RunLibrary* runs, JobRunner* runner, QString database
 
     connect(refresh, &QPushButton::clicked, this, &StoreBrowser::refresh);
     connect(load, &QPushButton::clicked, this, &StoreBrowser::loadSelected);
-    connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-        this->load({i.data(StoredRunModel::StoreIdRole).toLongLong()});
-    });
+    connect(m_view, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& i) { this->load({i.data(StoredRunModel::StoreIdRole).toLongLong()}); });
     connect(m_scenario, &QLineEdit::editingFinished, this, &StoreBrowser::refresh);
     connect(m_policy, &QLineEdit::editingFinished, this, &StoreBrowser::refresh);
     connect(m_status, &QComboBox::currentIndexChanged, this, &StoreBrowser::refresh);

@@ -3,9 +3,9 @@
 #include "results/palette.h"
 
 #include <QHelpEvent>
+#include <QImage>
 #include <QKeyEvent>
 #include <QMouseEvent>
-#include <QImage>
 #include <QPainter>
 #include <QScrollBar>
 #include <QToolTip>
@@ -69,9 +69,15 @@ void GanttView::setColourBy(ColourBy mode)
         for (std::size_t j = 0; j < r->jobs.size(); ++j) {
             const auto& job = r->jobs[j];
             switch (mode) {
-            case ColourBy::Job: m_jobColours.push_back(colourForIndex(static_cast<int>(j))); break;
-            case ColourBy::User: m_jobColours.push_back(colourForKey(QString::fromStdString(job.user))); break;
-            case ColourBy::Model: m_jobColours.push_back(colourForKey(QString::fromStdString(job.model))); break;
+            case ColourBy::Job:
+                m_jobColours.push_back(colourForIndex(static_cast<int>(j)));
+                break;
+            case ColourBy::User:
+                m_jobColours.push_back(colourForKey(QString::fromStdString(job.user)));
+                break;
+            case ColourBy::Model:
+                m_jobColours.push_back(colourForKey(QString::fromStdString(job.model)));
+                break;
             }
         }
     }
@@ -297,11 +303,13 @@ void GanttView::paintRows(QPainter& p)
                 }
         }
         // Label gutter (drawn over any bar overflow).
-        p.fillRect(0, top, kLabelWidth, kRowHeight, r.node >= 0 && r.node % 2 == 1 ? nodeShade : palette().base().color());
+        p.fillRect(0, top, kLabelWidth, kRowHeight,
+                   r.node >= 0 && r.node % 2 == 1 ? nodeShade : palette().base().color());
         p.setPen(palette().color(QPalette::WindowText));
         if (r.firstOfNode && r.node >= 0 && static_cast<std::size_t>(r.node) < m_rows.nodeNames.size())
-            p.drawText(QRect(6, top, kLabelWidth - 60, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(m_rows.nodeNames[static_cast<std::size_t>(r.node)], Qt::ElideRight, kLabelWidth - 62));
+            p.drawText(
+                QRect(6, top, kLabelWidth - 60, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                fm.elidedText(m_rows.nodeNames[static_cast<std::size_t>(r.node)], Qt::ElideRight, kLabelWidth - 62));
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(QRect(kLabelWidth - 56, top, 50, kRowHeight), Qt::AlignVCenter | Qt::AlignRight,
                    tr("GPU %1").arg(r.localGpu));
@@ -436,13 +444,26 @@ void GanttView::keyPressEvent(QKeyEvent* event)
 {
     switch (event->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAt(m_geometry.widthPx / 2.0, 1.5); return;
-    case Qt::Key_Minus: zoomAt(m_geometry.widthPx / 2.0, 1 / 1.5); return;
-    case Qt::Key_0: zoomToFit(); return;
-    case Qt::Key_Left: setGeometry(m_geometry.panned(-m_geometry.widthPx / 10.0)); return;
-    case Qt::Key_Right: setGeometry(m_geometry.panned(m_geometry.widthPx / 10.0)); return;
-    case Qt::Key_Escape: setHighlightedJob(-1); return;
-    default: QAbstractScrollArea::keyPressEvent(event);
+    case Qt::Key_Equal:
+        zoomAt(m_geometry.widthPx / 2.0, 1.5);
+        return;
+    case Qt::Key_Minus:
+        zoomAt(m_geometry.widthPx / 2.0, 1 / 1.5);
+        return;
+    case Qt::Key_0:
+        zoomToFit();
+        return;
+    case Qt::Key_Left:
+        setGeometry(m_geometry.panned(-m_geometry.widthPx / 10.0));
+        return;
+    case Qt::Key_Right:
+        setGeometry(m_geometry.panned(m_geometry.widthPx / 10.0));
+        return;
+    case Qt::Key_Escape:
+        setHighlightedJob(-1);
+        return;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
     }
 }
 

@@ -67,7 +67,7 @@ protected:
 private:
     int plotWidth() const;
     int contentHeight() const;
-    int rowTop(int row) const;     ///< in content coordinates (without the axis)
+    int rowTop(int row) const; ///< in content coordinates (without the axis)
     int rowAtY(int contentY) const;
     QColor barColour(int job) const;
     void updateScrollBars();

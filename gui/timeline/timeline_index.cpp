@@ -62,9 +62,9 @@ std::span<const int> TimelineIndex::visible(int gpu, double t0, double t1) const
     const auto& iv = m_run->intervals;
     // First interval that can reach past t0; last one starting before t1.
     const auto first = std::upper_bound(ends.begin(), ends.end(), t0) - ends.begin();
-    const auto last = std::lower_bound(list.begin() + first, list.end(), t1, [&](int k, double t) {
-                          return iv[static_cast<std::size_t>(k)].startS < t;
-                      }) - list.begin();
+    const auto last = std::lower_bound(list.begin() + first, list.end(), t1,
+                                       [&](int k, double t) { return iv[static_cast<std::size_t>(k)].startS < t; }) -
+                      list.begin();
     return std::span<const int>(list).subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(last - first));
 }
 

@@ -20,7 +20,7 @@ struct TimelineRows
     };
     struct Group
     {
-        QString title;  ///< "A100 40GB SXM: 16 GPUs on 2 nodes"
+        QString title; ///< "A100 40GB SXM: 16 GPUs on 2 nodes"
         int firstRow = 0;
         int rowCount = 0;
     };

@@ -51,11 +51,13 @@ private slots:
                            j["overhead_gib"].get<double>();
         QVERIFY(std::abs(sum - j["total_gib"].get<double>()) < 1e-9);
         // ZeRO-3 over 8: 16 B x 6.74e9 / 8 ~ 12.6 GiB of states.
-        const double states = j["weights_gib"].get<double>() + j["gradients_gib"].get<double>() + j["optimizer_gib"].get<double>();
+        const double states =
+            j["weights_gib"].get<double>() + j["gradients_gib"].get<double>() + j["optimizer_gib"].get<double>();
         QVERIFY(states > 12 && states < 13);
         // --autocast: fp32 weights (4 B per parameter instead of 2).
         const auto half = runJson({"memory", "--model", "bert-large", "--batch", "4", "--precision", "fp16"});
-        const auto amp = runJson({"memory", "--model", "bert-large", "--batch", "4", "--precision", "fp16", "--autocast"});
+        const auto amp =
+            runJson({"memory", "--model", "bert-large", "--batch", "4", "--precision", "fp16", "--autocast"});
         QVERIFY(std::abs(amp["weights_gib"].get<double>() / half["weights_gib"].get<double>() - 2) < 1e-9);
         // --fp32-grads: 4 B of gradient per parameter instead of 2; meaningless with fp32 training.
         const auto g32 = runJson({"memory", "--model", "bert-large", "--batch", "4", "--fp32-grads"});
@@ -77,9 +79,9 @@ private slots:
 
     void throughputReportsAllKeys()
     {
-        const auto j = runJson({"throughput", "--model", "gpt3-175b", "--batch", "1536", "--seq", "2048", "--dp", "12",
-                                "--tp", "8", "--pp", "8", "--micro-batch", "1", "--recompute", "full", "--gpu",
-                                "a100-80gb-sxm"});
+        const auto j =
+            runJson({"throughput", "--model", "gpt3-175b", "--batch", "1536", "--seq", "2048", "--dp", "12", "--tp",
+                     "8", "--pp", "8", "--micro-batch", "1", "--recompute", "full", "--gpu", "a100-80gb-sxm"});
         QVERIFY(!j.is_null());
         for (const char* key : {"iteration_s", "samples_per_s", "tokens_per_s", "tflops_per_gpu", "mfu"})
             QVERIFY2(j.contains(key) && j[key].get<double>() > 0, key);

@@ -56,10 +56,7 @@ private slots:
         QVERIFY(r.err.find("/nonexistent.json: cannot open file") != std::string::npos);
     }
 
-    void unknownOptionIsBadInput()
-    {
-        QCOMPARE(runCommand({cliPath(), "gpus", "--jsn"}).exitCode, 2);
-    }
+    void unknownOptionIsBadInput() { QCOMPARE(runCommand({cliPath(), "gpus", "--jsn"}).exitCode, 2); }
 
     void gpusAndModelsAsJson()
     {

@@ -15,9 +15,16 @@ namespace {
 std::vector<std::string> provisionArgs(const std::string& strategy, const std::string& slo = "20000")
 {
     const std::string dir = sourcePath("docs/experiments/espresso/");
-    return {cliPath(), "provision", "--model", dir + "llama-1.3b.json", "--seq", "2048", "--batch", "16",
-            "--iterations", "100", "--slo-s", slo, "--gpus", "a6000:2,a30:2,rtx3090:4,a4000:4", "--catalog",
-            dir + "juchi-gpus.json", "--prices", "a6000:6,a30:4,rtx3090:2.5,a4000:2", "--strategy", strategy,
+    return {cliPath(),      "provision",
+            "--model",      dir + "llama-1.3b.json",
+            "--seq",        "2048",
+            "--batch",      "16",
+            "--iterations", "100",
+            "--slo-s",      slo,
+            "--gpus",       "a6000:2,a30:2,rtx3090:4,a4000:4",
+            "--catalog",    dir + "juchi-gpus.json",
+            "--prices",     "a6000:6,a30:4,rtx3090:2.5,a4000:2",
+            "--strategy",   strategy,
             "--json"};
 }
 
@@ -42,7 +49,8 @@ private slots:
         for (const char* s : {"optimal", "espresso", "sia+", "whale+", "hph+"}) {
             const auto j = run(provisionArgs(s));
             QVERIFY2(j.is_object(), s);
-            for (const char* key : {"feasible", "gpus", "dp", "pp", "stages", "iteration_s", "total_s", "cost", "search"})
+            for (const char* key :
+                 {"feasible", "gpus", "dp", "pp", "stages", "iteration_s", "total_s", "cost", "search"})
                 QVERIFY2(j.contains(key), key);
             for (const char* key : {"expanded", "pruned_bp", "pruned_cp", "pruned_tcp", "wall_s"})
                 QVERIFY2(j["search"].contains(key), key);
@@ -82,11 +90,16 @@ private slots:
     {
         // LLaMA-3B on all 56 GPUs of the paper at its Table IV SLO: Optimal answers (it used to refuse).
         const std::string dir = sourcePath("docs/experiments/espresso/");
-        std::vector<std::string> args = {cliPath(), "provision", "--model", dir + "llama-3b.json", "--seq", "4096",
-                                         "--batch", "32", "--iterations", "100", "--slo-s", "3700", "--gpus",
-                                         "a6000:8,a30:16,rtx3090:16,a4000:16", "--catalog", dir + "juchi-gpus.json",
-                                         "--efficiency", "a30:0.43,a6000:0.47,a4000:0.55,rtx3090:0.45", "--json",
-                                         "--strategy"};
+        std::vector<std::string> args = {cliPath(),      "provision",
+                                         "--model",      dir + "llama-3b.json",
+                                         "--seq",        "4096",
+                                         "--batch",      "32",
+                                         "--iterations", "100",
+                                         "--slo-s",      "3700",
+                                         "--gpus",       "a6000:8,a30:16,rtx3090:16,a4000:16",
+                                         "--catalog",    dir + "juchi-gpus.json",
+                                         "--efficiency", "a30:0.43,a6000:0.47,a4000:0.55,rtx3090:0.45",
+                                         "--json",       "--strategy"};
         auto optimal = args;
         optimal.push_back("optimal");
         auto espresso = args;

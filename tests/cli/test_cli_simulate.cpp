@@ -39,9 +39,9 @@ private slots:
         const auto doc = nlohmann::json::parse(r.out);
         const auto& runs = doc.at("runs");
         QCOMPARE(runs.size(), std::size_t(2));
-        for (const char* key : {"policy", "jobs", "jobs_completed", "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s",
-                                "avg_queue_s", "makespan_s", "utilization", "gpu_hours", "cost_usd", "decisions",
-                                "decision_wall_s_total", "wall_s"})
+        for (const char* key :
+             {"policy", "jobs", "jobs_completed", "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s",
+              "makespan_s", "utilization", "gpu_hours", "cost_usd", "decisions", "decision_wall_s_total", "wall_s"})
             QVERIFY2(runs[0].contains(key), key);
         QCOMPARE(runs[0]["policy"].get<std::string>(), std::string("fifo"));
         QCOMPARE(runs[1]["policy"].get<std::string>(), std::string("sjf"));
@@ -81,8 +81,8 @@ private slots:
             QVERIFY(!p.at("description").get<std::string>().empty());
         }
         // The baselines first, in registry order; other policies (frenzy, opportunistic, ...) follow.
-        const std::vector<std::string> baselines{"fifo", "fifo_perf", "sjf", "tiresias", "max_min_fairness",
-                                                 "max_min_fairness_perf"};
+        const std::vector<std::string> baselines{"fifo",     "fifo_perf",        "sjf",
+                                                 "tiresias", "max_min_fairness", "max_min_fairness_perf"};
         QVERIFY(names.size() >= baselines.size());
         QCOMPARE(std::vector<std::string>(names.begin(), names.begin() + 6), baselines);
         const auto table = runCommand({cliPath(), "policies"});

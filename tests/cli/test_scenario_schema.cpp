@@ -46,7 +46,8 @@ private slots:
     {
         const auto shown = runCommand({cliPath(), "scenario", "show", "--json", "default"});
         QCOMPARE(shown.exitCode, 0);
-        const auto r = runCommand({"python3", "-c", kValidator, sourcePath("data/scenario.schema.json"), "-"}, shown.out);
+        const auto r =
+            runCommand({"python3", "-c", kValidator, sourcePath("data/scenario.schema.json"), "-"}, shown.out);
         QVERIFY2(r.exitCode == 0, (r.out + r.err).c_str());
     }
 

@@ -17,10 +17,11 @@ private slots:
     void builtinHasRequiredTypes()
     {
         const auto& c = GpuCatalog::builtin();
-        for (const char* name : {"k80", "p100", "v100-16gb", "v100-32gb", "t4", "rtx2080ti", "rtx3090", "rtx4090",
-                                 "quadro-rtx6000", "a4000", "a6000", "a10", "a30", "a100-40gb-pcie", "a100-40gb-sxm",
-                                 "a100-80gb-pcie", "a100-80gb-sxm", "a800-80gb", "l4", "l40s", "h100-pcie",
-                                 "h100-sxm", "h200", "mi250x", "mi300x"}) {
+        for (const char* name :
+             {"k80",           "p100",           "v100-16gb",     "v100-32gb", "t4",  "rtx2080ti", "rtx3090",
+              "rtx4090",       "quadro-rtx6000", "a4000",         "a6000",     "a10", "a30",       "a100-40gb-pcie",
+              "a100-40gb-sxm", "a100-80gb-pcie", "a100-80gb-sxm", "a800-80gb", "l4",  "l40s",      "h100-pcie",
+              "h100-sxm",      "h200",           "mi250x",        "mi300x"}) {
             const GpuType* t = c.find(name);
             QVERIFY2(t, name);
             QVERIFY(t->memoryGiB > 0 && t->fp16TFlops > 0 && t->fp32TFlops > 0);
@@ -57,7 +58,8 @@ private slots:
             GpuCatalog::builtin().at("a100-40gb-sxn");
             QFAIL("expected an error");
         } catch (const Error& e) {
-            QCOMPARE(std::string(e.what()), std::string("unknown GPU type \"a100-40gb-sxn\" (did you mean \"a100-40gb-sxm\"?)"));
+            QCOMPARE(std::string(e.what()),
+                     std::string("unknown GPU type \"a100-40gb-sxn\" (did you mean \"a100-40gb-sxm\"?)"));
         }
     }
 
@@ -69,7 +71,8 @@ private slots:
             GpuCatalog::fromJson(doc, "mine.json");
             QFAIL("expected an error");
         } catch (const Error& e) {
-            QCOMPARE(std::string(e.what()), std::string("mine.json: gpus[0].memory_gib: expected a positive number, got -1"));
+            QCOMPARE(std::string(e.what()),
+                     std::string("mine.json: gpus[0].memory_gib: expected a positive number, got -1"));
         }
     }
 

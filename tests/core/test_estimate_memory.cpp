@@ -59,9 +59,12 @@ rc::Gen<TrainingConfig> genConfig()
         TrainingConfig c;
         c.globalBatch = *rc::gen::inRange(1, 256);
         c.seq = *rc::gen::element(128, 512, 1024, 2048, 4096);
-        c.precision = *rc::gen::element(workload::Precision::BF16, workload::Precision::FP16, workload::Precision::FP32);
-        c.optimizer = *rc::gen::element(workload::Optimizer::Adam, workload::Optimizer::AdamW, workload::Optimizer::SGD);
-        c.recompute = *rc::gen::element(workload::Recompute::None, workload::Recompute::Selective, workload::Recompute::Full);
+        c.precision =
+            *rc::gen::element(workload::Precision::BF16, workload::Precision::FP16, workload::Precision::FP32);
+        c.optimizer =
+            *rc::gen::element(workload::Optimizer::Adam, workload::Optimizer::AdamW, workload::Optimizer::SGD);
+        c.recompute =
+            *rc::gen::element(workload::Recompute::None, workload::Recompute::Selective, workload::Recompute::Full);
         c.zeroStage = *rc::gen::inRange(0, 4);
         c.flashAttention = *rc::gen::arbitrary<bool>();
         c.sequenceParallel = *rc::gen::arbitrary<bool>();

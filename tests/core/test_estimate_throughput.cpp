@@ -154,10 +154,10 @@ private slots:
             PlanTarget t = target(catalog.types()[*rc::gen::inRange<std::size_t>(0, catalog.size())].name,
                                   *rc::gen::element(10.0, 25.0, 50.0));
             Parallelism par{*rc::gen::inRange(1, 32), *rc::gen::element(1, 2, 4, 8), *rc::gen::inRange(1, 5)};
-            TrainingConfig c = cfg(*rc::gen::inRange(1, 512), *rc::gen::element(512, 1024, 2048),
-                                   *rc::gen::element(0, 1, 2));
-            c.recompute = *rc::gen::element(workload::Recompute::None, workload::Recompute::Selective,
-                                            workload::Recompute::Full);
+            TrainingConfig c =
+                cfg(*rc::gen::inRange(1, 512), *rc::gen::element(512, 1024, 2048), *rc::gen::element(0, 1, 2));
+            c.recompute =
+                *rc::gen::element(workload::Recompute::None, workload::Recompute::Selective, workload::Recompute::Full);
             c.zeroStage = *rc::gen::inRange(0, 4);
             const ThroughputEstimate base = estimateThroughput(m, c, par, t);
             RC_ASSERT(base.iterationS > 0);

@@ -20,8 +20,8 @@ using namespace orrery::estimate;
 namespace {
 
 // Reported in docs/models/memory.md and docs/models/throughput.md; keep in step.
-constexpr double kReportedMemoryAccuracy = 0.958;     // mean of 1 - |pred - meas| / meas, full-training rows
-constexpr double kReportedThroughputError = 0.118;    // mean |pred - meas| / meas of TFLOP/s per GPU
+constexpr double kReportedMemoryAccuracy = 0.958;  // mean of 1 - |pred - meas| / meas, full-training rows
+constexpr double kReportedThroughputError = 0.118; // mean |pred - meas| / meas of TFLOP/s per GPU
 constexpr double kTolerance = 0.005;
 
 using Row = std::map<std::string, std::string>;
@@ -199,7 +199,8 @@ private slots:
                                  e.tflopsPerGpu, 100 * (e.tflopsPerGpu - measured) / measured);
         }
         const double mean = sum / double(rows.size());
-        table += fmt::format("| **mean absolute error ({} rows)** | | | | | | | | | **{:.1f}%** |\n", rows.size(), 100 * mean);
+        table += fmt::format("| **mean absolute error ({} rows)** | | | | | | | | | **{:.1f}%** |\n", rows.size(),
+                             100 * mean);
         for (const auto& [gpu, err] : perGpu)
             table += fmt::format("| mean absolute error, {} ({} rows) | | | | | | | | | {:.1f}% |\n", gpu, err.second,
                                  100 * err.first / err.second);

@@ -6,13 +6,13 @@
 #include "estimate/plan.h"
 #include "hardware/gpu_catalog.h"
 #include "io/scenario.h"
-#include "metrics/metrics.h"
-#include "workload/model_library.h"
 #include "io/workload_loader.h"
+#include "metrics/metrics.h"
 #include "sched/registry.h"
 #include "sim/prepared_workload.h"
 #include "sim/simulator.h"
 #include "sim/throughput.h"
+#include "workload/model_library.h"
 
 #include <map>
 #include <set>
@@ -111,9 +111,9 @@ private slots:
         estimate::PlanTarget target{&gpu, 2, 2, gpu.intraLink, r.cluster.network(), 0};
         workload::TrainingConfig config;
         config.globalBatch = 2;
-        const double iterationS = estimate::estimateThroughput(workload::ModelLibrary::builtin().at("gpt2-7b"), config,
-                                                               {1, 2, 1}, target)
-                                      .iterationS;
+        const double iterationS =
+            estimate::estimateThroughput(workload::ModelLibrary::builtin().at("gpt2-7b"), config, {1, 2, 1}, target)
+                .iterationS;
         QVERIFY(std::abs((r.job("a").endS - r.job("a").startS) - 100 * iterationS) < 1e-6 * 100 * iterationS);
         QCOMPARE(r.job("a").samples, 200.0);
         const double expected = (2 / iterationS + r.job("b").samples / (r.job("b").endS - r.job("b").startS)) / 2;

@@ -16,19 +16,18 @@ namespace {
 io::Scenario gavelScenario(const std::string& trace, bool compat)
 {
     const std::string throughputs = test::sharedDataPath("gavel/simulation_throughputs.json");
-    nlohmann::json doc = {
-        {"format", "orrery-scenario"},
-        {"version", 1},
-        {"name", "gavel"},
-        {"cluster",
-         {{"nodes",
-           {{{"name", "v"}, {"gpu", "v100"}, {"count", 36}, {"gpus_per_node", 1}},
-            {{"name", "p"}, {"gpu", "p100"}, {"count", 36}, {"gpus_per_node", 1}},
-            {{"name", "k"}, {"gpu", "k80"}, {"count", 36}, {"gpus_per_node", 1}}}},
-          {"network", {{"kind", "ethernet"}, {"bandwidth_gbit_s", 25}}}}},
-        {"workload", {{"trace", {{"format", "gavel"}, {"path", trace}}}}},
-        {"policies", {"fifo"}},
-        {"options", {{"seed", 0}, {"gavel_compat", compat}, {"throughputs", throughputs}}}};
+    nlohmann::json doc = {{"format", "orrery-scenario"},
+                          {"version", 1},
+                          {"name", "gavel"},
+                          {"cluster",
+                           {{"nodes",
+                             {{{"name", "v"}, {"gpu", "v100"}, {"count", 36}, {"gpus_per_node", 1}},
+                              {{"name", "p"}, {"gpu", "p100"}, {"count", 36}, {"gpus_per_node", 1}},
+                              {{"name", "k"}, {"gpu", "k80"}, {"count", 36}, {"gpus_per_node", 1}}}},
+                            {"network", {{"kind", "ethernet"}, {"bandwidth_gbit_s", 25}}}}},
+                          {"workload", {{"trace", {{"format", "gavel"}, {"path", trace}}}}},
+                          {"policies", {"fifo"}},
+                          {"options", {{"seed", 0}, {"gavel_compat", compat}, {"throughputs", throughputs}}}};
     return io::parseScenario(doc, "gavel.json");
 }
 
@@ -75,7 +74,8 @@ private slots:
             QFAIL("expected an error");
         } catch (const Error& e) {
             QCOMPARE(std::string(e.what()),
-                     std::string("t.json: v100.('A3C', 1).null: expected a non-negative throughput in steps/s, got \"fast\""));
+                     std::string(
+                         "t.json: v100.('A3C', 1).null: expected a non-negative throughput in steps/s, got \"fast\""));
         }
         try {
             sim::GavelThroughputs::fromJsonText(R"({"tpu": {}})", "t.json");
@@ -104,9 +104,9 @@ private slots:
             const double tolerance = i < 2 ? 0.02 : 0.05; // the targets: 2% for FIFO, 5% for max-min
             const double error = std::abs(s.avgJctS / reference[i].second - 1);
             QVERIFY2(error <= tolerance, qPrintable(QString("%1: %2 s vs Gavel %3 s")
-                                                       .arg(QString::fromStdString(reference[i].first))
-                                                       .arg(s.avgJctS)
-                                                       .arg(reference[i].second)));
+                                                        .arg(QString::fromStdString(reference[i].first))
+                                                        .arg(s.avgJctS)
+                                                        .arg(reference[i].second)));
         }
         // Orrery's own semantics on the same trace: every job still finishes, heterogeneity-aware FIFO beats
         // the agnostic one.

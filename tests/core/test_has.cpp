@@ -167,8 +167,8 @@ private slots:
         const std::vector<std::span<const HasPlan>> queue{a, b, c, b};
         auto started = hasScheduleQueue(index, queue);
         QCOMPARE(started.size(), std::size_t(3));
-        QCOMPARE(started[0].placement.shares, shares({{2, 4}}));         // A800 node
-        QCOMPARE(started[1].placement.shares, shares({{0, 2}}));         // head: fewest idle among 2-GPU nodes
+        QCOMPARE(started[0].placement.shares, shares({{2, 4}})); // A800 node
+        QCOMPARE(started[1].placement.shares, shares({{0, 2}})); // head: fewest idle among 2-GPU nodes
         // No node holds 4: the last of the two 2-GPU 80 GB nodes (n5) gives its 2, best fit takes n4's 2;
         // n2's single GPU stays idle.
         QCOMPARE(started[2].placement.shares, shares({{4, 2}, {3, 2}}));
@@ -189,8 +189,7 @@ private slots:
             const double sizes[] = {11, 24, 40, 80};
             std::vector<HasNode> nodes;
             for (int i = 0; i < nNodes; ++i) {
-                nodes.push_back({i * 7 % 13 + 100 * (i % 2), *rc::gen::inRange(0, 9),
-                                 sizes[*rc::gen::inRange(0, 4)]});
+                nodes.push_back({i * 7 % 13 + 100 * (i % 2), *rc::gen::inRange(0, 9), sizes[*rc::gen::inRange(0, 4)]});
             }
             std::sort(nodes.begin(), nodes.end(), [](auto& a, auto& b) { return a.id < b.id; });
             nodes.erase(std::unique(nodes.begin(), nodes.end(), [](auto& a, auto& b) { return a.id == b.id; }),
@@ -256,8 +255,8 @@ private slots:
             nodes.push_back({(i * 7919) % 9001, idle, i % 2 ? 80.0 : 40.0});
         }
         HasIndex index(nodes);
-        const std::vector<std::vector<HasPlan>> jobs{{{3, 30}}, {{8, 60}}, {{20, 30}}, {{1, 50}}, {{7, 35}},
-                                                     {{2, 10}}, {{64, 70}}, {{5, 39}}, {{9, 45}}};
+        const std::vector<std::vector<HasPlan>> jobs{{{3, 30}}, {{8, 60}},  {{20, 30}}, {{1, 50}}, {{7, 35}},
+                                                     {{2, 10}}, {{64, 70}}, {{5, 39}},  {{9, 45}}};
         for (int round = 0; round < 40; ++round) {
             for (const auto& plans : jobs) {
                 const auto literal = hasPlace(nodes, plans);
@@ -266,7 +265,8 @@ private slots:
                     continue;
                 }
                 for (const NodeShare& s : literal->shares) {
-                    auto it = std::find_if(nodes.begin(), nodes.end(), [&](const HasNode& n) { return n.id == s.node; });
+                    auto it =
+                        std::find_if(nodes.begin(), nodes.end(), [&](const HasNode& n) { return n.id == s.node; });
                     it->idleGpus -= s.gpus;
                 }
             }

@@ -101,10 +101,9 @@ private slots:
     void infeasibleIsEmpty()
     {
         const auto& model = workload::ModelLibrary::builtin().at("gpt2-1.5b");
-        const auto sim = hardware::Cluster({{"rtx", "rtx2080ti", 3, 8, {}}, {"a100", "a100-40gb-sxm", 2, 8, {}},
-                                            {"quad", "quadro-rtx6000", 1, 4, {}}},
-                                           hardware::Link{hardware::LinkKind::Ethernet, 3.125, 5},
-                                           hardware::GpuCatalog::builtin());
+        const auto sim = hardware::Cluster(
+            {{"rtx", "rtx2080ti", 3, 8, {}}, {"a100", "a100-40gb-sxm", 2, 8, {}}, {"quad", "quadro-rtx6000", 1, 4, {}}},
+            hardware::Link{hardware::LinkKind::Ethernet, 3.125, 5}, hardware::GpuCatalog::builtin());
         QVERIFY(marpPlans(model, batch(8), sim).empty());
         QVERIFY(!marpPlans(model, batch(8), testbed()).empty());
     }
@@ -113,10 +112,9 @@ private slots:
     // larger requirement of the two (in Frenzy's GB-based unit).
     void policyPlansRespectBothModels()
     {
-        const auto sim = hardware::Cluster({{"rtx", "rtx2080ti", 3, 8, {}}, {"a100", "a100-40gb-sxm", 2, 8, {}},
-                                            {"quad", "quadro-rtx6000", 1, 4, {}}},
-                                           hardware::Link{hardware::LinkKind::Ethernet, 3.125, 5},
-                                           hardware::GpuCatalog::builtin());
+        const auto sim = hardware::Cluster(
+            {{"rtx", "rtx2080ti", 3, 8, {}}, {"a100", "a100-40gb-sxm", 2, 8, {}}, {"quad", "quadro-rtx6000", 1, 4, {}}},
+            hardware::Link{hardware::LinkKind::Ethernet, 3.125, 5}, hardware::GpuCatalog::builtin());
         const auto& lib = workload::ModelLibrary::builtin();
         const double toFrenzy = 1e9 / 1073741824.0;
         for (const char* name : {"gpt2-7b", "gpt2-350m", "bert-large"}) {
@@ -131,8 +129,7 @@ private slots:
                     auto inPaper = std::find_if(paper.begin(), paper.end(), [&](auto& q) { return q.par == p.par; });
                     auto inFull = std::find_if(full.begin(), full.end(), [&](auto& q) { return q.par == p.par; });
                     QVERIFY(inPaper != paper.end() && inFull != full.end());
-                    QCOMPARE(p.has.requiredGiB,
-                             std::max(inPaper->has.requiredGiB, inFull->has.requiredGiB * toFrenzy));
+                    QCOMPARE(p.has.requiredGiB, std::max(inPaper->has.requiredGiB, inFull->has.requiredGiB * toFrenzy));
                     const auto rank = static_cast<std::size_t>(inPaper - paper.begin());
                     QVERIFY(rank >= lastRank); // MARP's order is kept
                     lastRank = rank;
@@ -157,9 +154,9 @@ private slots:
     void placementThroughputSlowestAndSpread()
     {
         const auto& model = workload::ModelLibrary::builtin().at("gpt2-350m");
-        const auto mixed = hardware::Cluster({{"a100", "a100-40gb-sxm", 1, 8, {}}, {"rtx", "rtx2080ti", 1, 8, {}}},
-                                             hardware::Link{hardware::LinkKind::Ethernet, 3.125, 5},
-                                             hardware::GpuCatalog::builtin());
+        const auto mixed =
+            hardware::Cluster({{"a100", "a100-40gb-sxm", 1, 8, {}}, {"rtx", "rtx2080ti", 1, 8, {}}},
+                              hardware::Link{hardware::LinkKind::Ethernet, 3.125, 5}, hardware::GpuCatalog::builtin());
         const estimate::Parallelism par{4, 1, 1};
         const double a100 = placementThroughput(model, batch(16), par, mixed, {{0, 4}}).samplesPerS;
         const double rtx = placementThroughput(model, batch(16), par, mixed, {{1, 4}}).samplesPerS;

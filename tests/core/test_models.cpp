@@ -18,10 +18,10 @@ private slots:
     void libraryHasRequiredModels()
     {
         const auto& lib = ModelLibrary::builtin();
-        for (const char* name : {"gpt2-124m", "gpt2-350m", "gpt2-774m", "gpt2-1.5b", "gpt2-7b", "bert-base",
-                                 "bert-large", "gpt3-1.3b", "gpt3-2.7b", "gpt3-6.7b", "gpt3-13b", "gpt3-175b",
-                                 "llama2-7b", "llama2-13b", "llama2-70b", "llama3-8b", "llama3-70b", "openllama-3b",
-                                 "vit-h14"})
+        for (const char* name :
+             {"gpt2-124m", "gpt2-350m", "gpt2-774m", "gpt2-1.5b", "gpt2-7b", "bert-base", "bert-large", "gpt3-1.3b",
+              "gpt3-2.7b", "gpt3-6.7b", "gpt3-13b", "gpt3-175b", "llama2-7b", "llama2-13b", "llama2-70b", "llama3-8b",
+              "llama3-70b", "openllama-3b", "vit-h14"})
             QVERIFY2(lib.find(name), name);
     }
 

@@ -82,71 +82,72 @@ class TestSimulatorProperties : public QObject
 private slots:
     void invariantsHoldForEveryPolicy()
     {
-        ORRERY_CHECK_PROPERTY("no oversubscription, all finish, JCT >= ideal, GPU-seconds = work / rate, deterministic",
-                              [] {
-            const Case c = *genCase();
-            const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
-            const std::uint64_t seed = *rc::gen::inRange<std::uint64_t>(0, 1000);
-            for (const auto& spec : propertySpecs()) {
-                const sched::PolicyInfo& info = *sched::resolvePolicy(spec).info;
-                auto policy = sched::makePolicy(spec);
-                const auto r = sim::simulate(w, *policy, seed);
+        ORRERY_CHECK_PROPERTY(
+            "no oversubscription, all finish, JCT >= ideal, GPU-seconds = work / rate, deterministic", [] {
+                const Case c = *genCase();
+                const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
+                const std::uint64_t seed = *rc::gen::inRange<std::uint64_t>(0, 1000);
+                for (const auto& spec : propertySpecs()) {
+                    const sched::PolicyInfo& info = *sched::resolvePolicy(spec).info;
+                    auto policy = sched::makePolicy(spec);
+                    const auto r = sim::simulate(w, *policy, seed);
 
-                // No GPU is ever held by two jobs: per GPU, intervals never overlap.
-                for (std::size_t i = 1; i < r.intervals.size(); ++i)
-                    if (r.intervals[i].gpu == r.intervals[i - 1].gpu)
-                        RC_ASSERT(r.intervals[i].startS >= r.intervals[i - 1].endS - 1e-9);
-                // Utilisation never exceeds the cluster.
-                for (const auto& s : r.utilization)
-                    RC_ASSERT(s.busyGpus <= r.totalGpus);
+                    // No GPU is ever held by two jobs: per GPU, intervals never overlap.
+                    for (std::size_t i = 1; i < r.intervals.size(); ++i)
+                        if (r.intervals[i].gpu == r.intervals[i - 1].gpu)
+                            RC_ASSERT(r.intervals[i].startS >= r.intervals[i - 1].endS - 1e-9);
+                    // Utilisation never exceeds the cluster.
+                    for (const auto& s : r.utilization)
+                        RC_ASSERT(s.busyGpus <= r.totalGpus);
 
-                for (std::size_t j = 0; j < r.jobs.size(); ++j) {
-                    const auto& rec = r.jobs[j];
-                    RC_ASSERT(rec.finished());
-                    RC_ASSERT(rec.startS >= rec.arrivalS);
-                    RC_ASSERT(rec.jctS() >= rec.idealS * (1 - 1e-9));
-                    // Held GPU time can never be less than the work at the best possible rate.
-                    if (rec.gpuSeconds < rec.demand * rec.idealS * (1 - 1e-9)) {
-                        RC_LOG() << spec << " job " << j << " type " << rec.gpuType << " gpus " << rec.gpus
-                                 << " nodes " << rec.nodes << " demand " << rec.demand << " start " << rec.startS
-                                 << " end " << rec.endS << " ideal " << rec.idealS << " compat " << c.options.gavelCompat
-                                 << " restarts " << rec.restarts << "\n";
-                        for (const auto& [t, n, p] : c.groups)
-                            RC_LOG() << t << " " << n << "x" << p << "\n";
-                        for (const auto& jb : c.jobs)
-                            RC_LOG() << jb.id << " a=" << jb.arrivalS << " g=" << jb.gpus << " d=" << jb.durationS << " ref=" << jb.referenceGpu << "\n";
+                    for (std::size_t j = 0; j < r.jobs.size(); ++j) {
+                        const auto& rec = r.jobs[j];
+                        RC_ASSERT(rec.finished());
+                        RC_ASSERT(rec.startS >= rec.arrivalS);
+                        RC_ASSERT(rec.jctS() >= rec.idealS * (1 - 1e-9));
+                        // Held GPU time can never be less than the work at the best possible rate.
+                        if (rec.gpuSeconds < rec.demand * rec.idealS * (1 - 1e-9)) {
+                            RC_LOG() << spec << " job " << j << " type " << rec.gpuType << " gpus " << rec.gpus
+                                     << " nodes " << rec.nodes << " demand " << rec.demand << " start " << rec.startS
+                                     << " end " << rec.endS << " ideal " << rec.idealS << " compat "
+                                     << c.options.gavelCompat << " restarts " << rec.restarts << "\n";
+                            for (const auto& [t, n, p] : c.groups)
+                                RC_LOG() << t << " " << n << "x" << p << "\n";
+                            for (const auto& jb : c.jobs)
+                                RC_LOG() << jb.id << " a=" << jb.arrivalS << " g=" << jb.gpus << " d=" << jb.durationS
+                                         << " ref=" << jb.referenceGpu << "\n";
+                        }
+                        RC_ASSERT(rec.gpuSeconds >= rec.demand * rec.idealS * (1 - 1e-9));
+                        if (!info.traits.preemptive && !c.options.gavelCompat && rec.gpuType != "mixed") {
+                            // One allocation for its whole life: GPU-seconds = GPUs x work / rate.
+                            RC_ASSERT(rec.restarts == 0);
+                            const auto& job = w.job(static_cast<int>(j));
+                            int type = -1;
+                            for (int t = 0; t < w.typeCount(); ++t)
+                                if (w.type(t).name == rec.gpuType)
+                                    type = t;
+                            RC_ASSERT(type >= 0);
+                            double rate = w.rate(static_cast<int>(j), type);
+                            if (rec.nodes > 1)
+                                rate *= c.options.crossNodeSlowdown;
+                            const double expected = rec.gpus * job.work / rate;
+                            RC_ASSERT(std::abs(rec.gpuSeconds - expected) <= 1e-6 * expected);
+                        }
                     }
-                    RC_ASSERT(rec.gpuSeconds >= rec.demand * rec.idealS * (1 - 1e-9));
-                    if (!info.traits.preemptive && !c.options.gavelCompat && rec.gpuType != "mixed") {
-                        // One allocation for its whole life: GPU-seconds = GPUs x work / rate.
-                        RC_ASSERT(rec.restarts == 0);
-                        const auto& job = w.job(static_cast<int>(j));
-                        int type = -1;
-                        for (int t = 0; t < w.typeCount(); ++t)
-                            if (w.type(t).name == rec.gpuType)
-                                type = t;
-                        RC_ASSERT(type >= 0);
-                        double rate = w.rate(static_cast<int>(j), type);
-                        if (rec.nodes > 1)
-                            rate *= c.options.crossNodeSlowdown;
-                        const double expected = rec.gpus * job.work / rate;
-                        RC_ASSERT(std::abs(rec.gpuSeconds - expected) <= 1e-6 * expected);
+                    // Same seed, same run.
+                    auto again = sched::makePolicy(spec);
+                    const auto r2 = sim::simulate(w, *again, seed);
+                    RC_ASSERT(r2.intervals.size() == r.intervals.size());
+                    for (std::size_t i = 0; i < r.intervals.size(); ++i) {
+                        RC_ASSERT(r2.intervals[i].job == r.intervals[i].job);
+                        RC_ASSERT(r2.intervals[i].gpu == r.intervals[i].gpu);
+                        RC_ASSERT(r2.intervals[i].startS == r.intervals[i].startS);
+                        RC_ASSERT(r2.intervals[i].endS == r.intervals[i].endS);
                     }
+                    for (std::size_t j = 0; j < r.jobs.size(); ++j)
+                        RC_ASSERT(r2.jobs[j].endS == r.jobs[j].endS);
                 }
-                // Same seed, same run.
-                auto again = sched::makePolicy(spec);
-                const auto r2 = sim::simulate(w, *again, seed);
-                RC_ASSERT(r2.intervals.size() == r.intervals.size());
-                for (std::size_t i = 0; i < r.intervals.size(); ++i) {
-                    RC_ASSERT(r2.intervals[i].job == r.intervals[i].job);
-                    RC_ASSERT(r2.intervals[i].gpu == r.intervals[i].gpu);
-                    RC_ASSERT(r2.intervals[i].startS == r.intervals[i].startS);
-                    RC_ASSERT(r2.intervals[i].endS == r.intervals[i].endS);
-                }
-                for (std::size_t j = 0; j < r.jobs.size(); ++j)
-                    RC_ASSERT(r2.jobs[j].endS == r.jobs[j].endS);
-            }
-        });
+            });
     }
 
     void intervalsOfAJobOnAGpuAreMerged()

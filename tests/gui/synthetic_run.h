@@ -38,7 +38,9 @@ inline std::shared_ptr<sim::RunResult> syntheticRun(const hardware::Cluster& clu
         std::vector<int> order(freeAt.size());
         for (std::size_t g = 0; g < order.size(); ++g)
             order[g] = static_cast<int>(g);
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return freeAt[static_cast<std::size_t>(a)] < freeAt[static_cast<std::size_t>(b)]; });
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+            return freeAt[static_cast<std::size_t>(a)] < freeAt[static_cast<std::size_t>(b)];
+        });
         double start = t;
         for (int k = 0; k < demand; ++k)
             start = std::max(start, freeAt[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])]);

@@ -70,7 +70,7 @@ private slots:
 
         QSignalSpy spy(&panel, &MemoryPlannerPanel::recomputed);
         panel.setGlobalBatch(16);
-        QCOMPARE(spy.count(), 1); // synchronous: no event loop needed
+        QCOMPARE(spy.count(), 1);                              // synchronous: no event loop needed
         QVERIFY(panel.breakdown().activationsGiB > 3 * small); // activations scale with the micro-batch
         QCOMPARE(panel.breakdown().weightsGiB, weights);
         // A bigger batch needs at least as many GPUs in the best plan.
@@ -80,7 +80,8 @@ private slots:
         const auto& best = panel.planModel()->plans().front();
         QCOMPARE(panel.planModel()->index(0, PlanTableModel::Count).data().toInt(), best.count);
         QCOMPARE(panel.planModel()->index(0, PlanTableModel::Dp).data().toInt(), best.par.dp);
-        QCOMPARE(panel.planModel()->index(0, PlanTableModel::SamplesPerS).data(Qt::UserRole).toDouble(), best.samplesPerS);
+        QCOMPARE(panel.planModel()->index(0, PlanTableModel::SamplesPerS).data(Qt::UserRole).toDouble(),
+                 best.samplesPerS);
     }
 
     void plannerWarnsWhenTheLayoutDoesNotFit()

@@ -1,8 +1,8 @@
+#include "results/cluster_snapshot.h"
+#include "results/palette.h"
 #include "timeline/timeline_geometry.h"
 #include "timeline/timeline_index.h"
 #include "timeline/timeline_rows.h"
-#include "results/cluster_snapshot.h"
-#include "results/palette.h"
 
 #include "io/scenario.h"
 
@@ -118,11 +118,13 @@ private slots:
         QTest::newRow("touching bars of one job join")
             << QVector<QVector<double>>{{3, 0, 5}, {3, 5, 9}} << QVector<QVector<int>>{{0, 9, 3}};
         QTest::newRow("culled outside the window")
-            << QVector<QVector<double>>{{0, -50, -10}, {1, 40, 60}, {2, 150, 200}} << QVector<QVector<int>>{{40, 60, 1}};
+            << QVector<QVector<double>>{{0, -50, -10}, {1, 40, 60}, {2, 150, 200}}
+            << QVector<QVector<int>>{{40, 60, 1}};
         QTest::newRow("clipped at the window edges")
             << QVector<QVector<double>>{{0, -5, 5}, {1, 95, 120}} << QVector<QVector<int>>{{0, 5, 0}, {95, 100, 1}};
         QTest::newRow("bar after a sub-pixel one starts in the next column")
-            << QVector<QVector<double>>{{0, 10.2, 10.4}, {1, 10.6, 20}} << QVector<QVector<int>>{{10, 11, 0}, {11, 20, 1}};
+            << QVector<QVector<double>>{{0, 10.2, 10.4}, {1, 10.6, 20}}
+            << QVector<QVector<int>>{{10, 11, 0}, {11, 20, 1}};
     }
     void bars()
     {
