@@ -1,3 +1,4 @@
+#include "store_fixtures.h"
 #include "test_support.h"
 
 #include "store/run_store.h"
@@ -27,24 +28,12 @@ namespace {
 /** 8x8 V100 + 4x4 K80 with `jobs` generated 1/2/4-GPU jobs. */
 void writeScenario(const std::string& path, int jobs)
 {
-    std::ofstream out(path);
-    out << fmt::format(R"({{"format":"orrery-scenario","version":1,"name":"kill test",
-      "cluster":{{"nodes":[{{"name":"v100","gpu":"v100","count":8,"gpus_per_node":8}},
-                           {{"name":"k80","gpu":"k80","count":4,"gpus_per_node":4}}],
-                 "network":{{"kind":"ethernet","bandwidth_gbit_s":25}}}},
-      "workload":{{"generator":{{"jobs":{},"rate_per_hour":120,"seed":1,"mix":[{{"gpus":[1,2,4]}}]}}}},
-      "policies":["fifo"]}})",
-                       jobs);
+    test::writeGeneratorScenario(path, "kill test", jobs);
 }
 
 std::int64_t countRows(const std::string& db, const std::string& sql)
 {
-    try {
-        store::Connection c(db, store::Connection::Mode::ReadOnly);
-        return c.queryInt(sql);
-    } catch (const std::exception&) {
-        return -1; // not created yet
-    }
+    return test::queryIntOrMinusOne(db, sql);
 }
 
 } // namespace

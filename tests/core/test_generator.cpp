@@ -19,6 +19,7 @@
 #define PINNED_STREAM "0.000 S 8 68973 0.0;140.149 S 8 33475 0.0;159.351 S 16 613 0.0;"
 
 using namespace orrery;
+using orrery::test::errorOf;
 using namespace orrery::workload;
 
 namespace {
@@ -30,16 +31,6 @@ GeneratorSpec mixedSpec(int jobs, double rate)
     g.ratePerHour = rate;
     g.mix = {MixEntry{3.0, "gpt2-124m", {8, 16}, {}}, MixEntry{1.0, "", {}, {1, 2, 4}}};
     return g;
-}
-
-std::string errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 #include <sstream>
 
 using namespace orrery;
+using orrery::test::errorOf;
 using orrery::test::fixedJob;
 using orrery::test::makeCluster;
 using orrery::test::prepare;
@@ -25,16 +26,6 @@ sim::RunResult run(const sim::PreparedWorkload& w, const std::string& spec)
 {
     auto p = sched::makePolicy(spec);
     return sim::simulate(w, *p, 0);
-}
-
-std::string errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 const sim::JobRecord& job(const sim::RunResult& r, const std::string& id)

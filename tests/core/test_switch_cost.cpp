@@ -14,6 +14,7 @@
 #include <fstream>
 
 using namespace orrery;
+using orrery::test::errorOf;
 using orrery::test::fixedJob;
 using orrery::test::makeCluster;
 using orrery::test::prepare;
@@ -39,16 +40,6 @@ sim::RunResult preemptOnce(const std::string& policy, io::ScenarioOptions option
                            {fixedJob("Long", 0, 4, 10000), fixedJob("Short", 10, 4, 100)}, options);
     auto p = sched::makePolicy(policy);
     return sim::simulate(w, *p, 0);
-}
-
-std::string errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 #include <map>
 
 using namespace orrery;
+using orrery::test::errorOf;
 using namespace orrery::workload;
 
 namespace {
@@ -33,16 +34,6 @@ int manifestLines(const std::string& relative)
             return std::stoi(f[2]);
     }
     return -1;
-}
-
-std::string errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 const char* kOpenbHeader =

@@ -1,5 +1,11 @@
 #include "store_fixtures.h"
 
+#include "store/sqlite.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
 namespace orrery::test {
 
 hardware::GpuLayout twoNodeLayout()
@@ -37,6 +43,28 @@ sim::RunResult twoNodeRun(const std::string& policy, std::uint64_t seed)
     r.gpuType = {0, 0, 0, 0, 1, 1};
     r.totalGpus = 6;
     return r;
+}
+
+void writeGeneratorScenario(const std::string& path, const std::string& name, int jobs)
+{
+    std::ofstream out(path);
+    out << fmt::format(R"({{"format":"orrery-scenario","version":1,"name":"{}",
+      "cluster":{{"nodes":[{{"name":"v100","gpu":"v100","count":8,"gpus_per_node":8}},
+                           {{"name":"k80","gpu":"k80","count":4,"gpus_per_node":4}}],
+                 "network":{{"kind":"ethernet","bandwidth_gbit_s":25}}}},
+      "workload":{{"generator":{{"jobs":{},"rate_per_hour":120,"seed":1,"mix":[{{"gpus":[1,2,4]}}]}}}},
+      "policies":["fifo"]}})",
+                       name, jobs);
+}
+
+std::int64_t queryIntOrMinusOne(const std::string& db, const std::string& sql)
+{
+    try {
+        store::Connection c(db, store::Connection::Mode::ReadOnly);
+        return c.queryInt(sql);
+    } catch (const std::exception&) {
+        return -1;
+    }
 }
 
 } // namespace orrery::test

@@ -21,4 +21,11 @@ store::RunInfo twoNodeRunInfo(const std::string& scenarioName, const std::string
 /** An empty result of `policy` on that cluster: its GPU types, counts, prices and per-GPU types, no records. */
 sim::RunResult twoNodeRun(const std::string& policy, std::uint64_t seed);
 
+/** A scenario of `jobs` generated jobs (1, 2 or 4 GPUs, 120 per hour) on 8x8 V100 + 4x4 K80, policy fifo: long
+ *  enough at 100,000 jobs for a process to be killed while it writes its run. */
+void writeGeneratorScenario(const std::string& path, const std::string& name, int jobs);
+
+/** The integer an SQL query over `db` gives, opened read-only; -1 while the store cannot be read (not created yet). */
+std::int64_t queryIntOrMinusOne(const std::string& db, const std::string& sql);
+
 } // namespace orrery::test

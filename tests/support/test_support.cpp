@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include "io/error.h"
+
 #include <QFileInfo>
 #include <QProcess>
 
@@ -45,6 +47,16 @@ CommandResult runCommand(const std::vector<std::string>& argv, const std::string
     r.out = p.readAllStandardOutput().toStdString();
     r.err = p.readAllStandardError().toStdString();
     return r;
+}
+
+std::string errorOf(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
 }
 
 } // namespace orrery::test

@@ -26,6 +26,9 @@ struct CommandResult
     std::string out;
     std::string err;
 };
+/** The orrery::Error message `f` throws, or "(no error)": input errors are compared as the user reads them. */
+std::string errorOf(const std::function<void()>& f);
+
 CommandResult runCommand(const std::vector<std::string>& argv, const std::string& stdinText = {});
 
 } // namespace orrery::test
