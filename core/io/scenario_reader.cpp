@@ -395,7 +395,9 @@ Scenario parse(const json& doc)
                 oo.fail("restart_s_by_model",
                         "expected an object of model name: seconds, got " + describeJson(*byModel));
             JsonObject bo(*byModel, oo.childPath("restart_s_by_model"));
-            for (const auto& [name, value] : byModel->items()) {
+            for (const auto& item : byModel->items()) {
+                // A plain string, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+                const std::string name = item.key();
                 if (!models.find(name))
                     rethrowAt(bo, name, [&] { return models.at(name).name; });
                 op.restartSByModel[models.at(name).name] = bo.nonNegativeNumber(name);
