@@ -7,6 +7,8 @@
 #include "io/workload_loader.h"
 #include "sched/registry.h"
 #include "util/text.h"
+#include "workload/gavel_throughput_table.h"
+#include "workload/gavel_trace.h"
 #include "workload/openb_trace.h"
 #include "workload/pai_trace.h"
 #include "workload/trace_reader.h"
@@ -123,7 +125,9 @@ void runImport(const ImportArgs& a)
     workload::TraceOptions o;
     o.limit = limit;
     if (a.format == "gavel" && !a.throughputs.empty())
-        o.gavel.referenceStepsPerS = workload::gavelReferenceRates(a.throughputs);
+        o.gavel.referenceStepsPerS =
+            workload::gavelReferenceRates(std::make_shared<const workload::GavelThroughputTable>(
+                workload::GavelThroughputTable::fromFile(a.throughputs)));
     if (a.format == "pai")
         o.pairedPath = a.paiJobs;
     workload::TraceRead read = workload::readTrace(a.format, a.file, o);

@@ -19,6 +19,14 @@ namespace orrery::io {
  */
 nlohmann::json parseJson(std::string_view text, const std::string& fileLabel);
 
+/**
+ * Which object members to keep: `depth` is 1 for the root object's keys. A member not kept is still
+ * checked (syntax, duplicate keys, numbers, UTF-8) but not stored, which saves most of the time when
+ * a reader needs a small part of a large file.
+ */
+using KeepMember = bool (*)(int depth, std::string_view key);
+nlohmann::json parseJson(std::string_view text, const std::string& fileLabel, KeepMember keep);
+
 /** Renders a JSON value for an error message: `-2`, `"abc"`, `an object`. */
 std::string describeJson(const nlohmann::json& value);
 

@@ -3,6 +3,7 @@
 #include "io/error.h"
 #include "util/text.h"
 #include "workload/duration_distribution.h"
+#include "workload/gavel_throughput_table.h"
 #include "workload/generator.h"
 #include "workload/trace_reader.h"
 
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
 #include <unordered_set>
 
 namespace orrery::io {
@@ -18,13 +20,14 @@ using namespace orrery::workload;
 
 namespace {
 
-std::vector<Job> traceJobs(const Scenario& s, const TraceRef& ref)
+std::vector<Job> traceJobs(const Scenario& s, const TraceRef& ref,
+                           const std::shared_ptr<const GavelThroughputTable>& gavelTable)
 {
     const std::string path = s.resolvePath(ref.path);
     TraceOptions o;
     o.limit = ref.limit;
-    if (ref.format == "gavel" && !s.options.throughputs.empty())
-        o.gavel.referenceStepsPerS = gavelReferenceRates(s.resolvePath(s.options.throughputs));
+    if (ref.format == "gavel" && gavelTable)
+        o.gavel.referenceStepsPerS = gavelReferenceRates(gavelTable);
     TraceRead read = readTrace(ref.format, path, o);
     const auto& catalog = s.cluster.catalog();
     std::string referenceGpu;
@@ -81,13 +84,22 @@ void assignUniqueIds(std::vector<Job>& jobs)
 
 std::vector<Job> loadJobs(const Scenario& s)
 {
+    std::shared_ptr<const GavelThroughputTable> table;
+    if (s.workload.trace && s.workload.trace->format == "gavel" && !s.options.throughputs.empty())
+        table = std::make_shared<const GavelThroughputTable>(
+            GavelThroughputTable::fromFile(s.resolvePath(s.options.throughputs)));
+    return loadJobs(s, table);
+}
+
+std::vector<Job> loadJobs(const Scenario& s, const std::shared_ptr<const GavelThroughputTable>& gavelTable)
+{
     std::vector<Job> jobs = s.workload.jobs;
     auto append = [&](std::vector<Job> more) {
         jobs.reserve(jobs.size() + more.size());
         std::move(more.begin(), more.end(), std::back_inserter(jobs));
     };
     if (s.workload.trace)
-        append(traceJobs(s, *s.workload.trace));
+        append(traceJobs(s, *s.workload.trace, gavelTable));
     if (s.workload.generator)
         append(generatedJobs(s, *s.workload.generator));
     // Inline jobs come first, so they keep their ids.

@@ -3,7 +3,12 @@
 #include "io/scenario.h"
 #include "workload/job.h"
 
+#include <memory>
 #include <vector>
+
+namespace orrery::workload {
+class GavelThroughputTable;
+}
 
 namespace orrery::io {
 
@@ -16,6 +21,9 @@ namespace orrery::io {
  * Trace and generator problems are orrery::Errors naming their file.
  */
 std::vector<workload::Job> loadJobs(const Scenario& s);
+/** The same with the Gavel table `options.throughputs` names already read (nullptr: none). */
+std::vector<workload::Job> loadJobs(const Scenario& s,
+                                    const std::shared_ptr<const workload::GavelThroughputTable>& gavelTable);
 
 /** Keeps the first job of each id and renames later ones `<id>~2`, `<id>~3`... (never to a taken id). */
 void assignUniqueIds(std::vector<workload::Job>& jobs);

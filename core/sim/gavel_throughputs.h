@@ -1,8 +1,9 @@
 #pragma once
 
 #include "sim/throughput.h"
+#include "workload/gavel_throughput_table.h"
 
-#include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,16 +11,15 @@
 namespace orrery::sim {
 
 /**
- * Gavel's `simulation_throughputs.json`: per worker type, per
- * "('<job type>', <scale factor>)" key, the isolated throughput ("null") in
- * steps/s of the whole job on `scale factor` GPUs, 0 when it cannot run
- * (out of memory). Co-location entries (packing) are read past, not used.
- * Worker types are matched to the GPU catalog by name or alias (`v100` ->
- * v100-16gb); `*_unconsolidated` types are skipped.
+ * Gavel's throughput table as a rate source: a job with a job type runs at the table's isolated
+ * steps/s for (job type, GPU count) on the GPU's type (workload::GavelThroughputTable reads the
+ * file).
  */
 class GavelThroughputs : public ThroughputSource
 {
 public:
+    explicit GavelThroughputs(std::shared_ptr<const workload::GavelThroughputTable> table) : m_table(std::move(table))
+    {}
     /** Throws orrery::Error naming the file and JSON path on malformed input. */
     static GavelThroughputs fromFile(const std::string& path);
     static GavelThroughputs fromJsonText(const std::string& text, const std::string& fileLabel);
@@ -34,17 +34,10 @@ public:
      */
     double rate(const workload::Job& job, const hardware::GpuType& gpu, int count) const override;
 
-    /** The isolated steps/s, or -1 when the (type, job type, scale factor) triple is absent. */
-    double lookup(const std::string& catalogType, const std::string& jobType, int scaleFactor) const;
-    bool hasJobType(const std::string& jobType) const;
-    std::vector<std::string> workerTypes() const;
+    const workload::GavelThroughputTable& table() const { return *m_table; }
 
 private:
-    // catalog type name -> (job type, scale factor) -> steps/s
-    std::map<std::string, std::map<std::pair<std::string, int>, double>> m_table;
+    std::shared_ptr<const workload::GavelThroughputTable> m_table;
 };
-
-/** Parses "('ResNet-18 (batch size 16)', 1)"; returns false when the key is not in that form. */
-bool parseGavelJobKey(const std::string& key, std::string& jobType, int& scaleFactor);
 
 } // namespace orrery::sim

@@ -15,7 +15,10 @@ namespace orrery::sim {
 
 PreparedWorkload prepareScenario(const io::Scenario& scenario)
 {
-    return PreparedWorkload(scenario.cluster, io::loadJobs(scenario), makeScenarioThroughput(scenario),
+    // Read once: Gavel's table gives both the trace's durations and the rates, and parsing it is
+    // most of the time a simulation of a Gavel trace takes.
+    const auto table = loadGavelTable(scenario);
+    return PreparedWorkload(scenario.cluster, io::loadJobs(scenario, table), makeScenarioThroughput(scenario, table),
                             scenario.options);
 }
 

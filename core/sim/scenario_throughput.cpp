@@ -55,11 +55,25 @@ private:
 
 } // namespace
 
+std::shared_ptr<const workload::GavelThroughputTable> loadGavelTable(const io::Scenario& scenario)
+{
+    if (scenario.options.throughputs.empty())
+        return nullptr;
+    return std::make_shared<const workload::GavelThroughputTable>(
+        workload::GavelThroughputTable::fromFile(scenario.resolvePath(scenario.options.throughputs)));
+}
+
 std::shared_ptr<const ThroughputSource> makeScenarioThroughput(const io::Scenario& scenario)
 {
+    return makeScenarioThroughput(scenario, loadGavelTable(scenario));
+}
+
+std::shared_ptr<const ThroughputSource>
+makeScenarioThroughput(const io::Scenario& scenario, std::shared_ptr<const workload::GavelThroughputTable> gavelTable)
+{
     std::optional<GavelThroughputs> table;
-    if (!scenario.options.throughputs.empty())
-        table = GavelThroughputs::fromFile(scenario.resolvePath(scenario.options.throughputs));
+    if (gavelTable)
+        table.emplace(std::move(gavelTable));
     return std::make_shared<ScenarioThroughput>(
         std::move(table), scenario.options.throughputs,
         ReferenceScaling(scenario.cluster.catalog(), scenario.options.referenceGpu), makeEstimatorThroughput(scenario));

@@ -10,6 +10,9 @@
 namespace orrery::io {
 struct Scenario;
 }
+namespace orrery::workload {
+class GavelThroughputTable;
+}
 
 namespace orrery::sim {
 
@@ -42,5 +45,10 @@ public:
  * source the scenario lacks (e.g. a job type without a throughput table).
  */
 std::shared_ptr<const ThroughputSource> makeScenarioThroughput(const io::Scenario& scenario);
+/** The same with the scenario's Gavel table already read (nullptr: none), so it is parsed once. */
+std::shared_ptr<const ThroughputSource>
+makeScenarioThroughput(const io::Scenario& scenario, std::shared_ptr<const workload::GavelThroughputTable> gavelTable);
+/** The Gavel table `options.throughputs` names, or nullptr when it names none. */
+std::shared_ptr<const workload::GavelThroughputTable> loadGavelTable(const io::Scenario& scenario);
 
 } // namespace orrery::sim

@@ -1,10 +1,12 @@
 #include "workload/gavel_trace.h"
 
+#include "hardware/gpu_catalog.h"
 #include "io/error.h"
 #include "io/json_reader.h"
 #include "io/limits.h"
 #include "io/text_table.h"
 #include "util/text.h"
+#include "workload/gavel_throughput_table.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -148,33 +150,15 @@ std::vector<Job> readGavelTrace(const std::string& path, const GavelTraceOptions
     return parseGavelTrace(util::readFile(path), util::baseName(path), options);
 }
 
-std::function<std::optional<double>(const std::string&, int)> gavelReferenceRates(const std::string& throughputsPath)
+std::function<std::optional<double>(const std::string&, int)>
+gavelReferenceRates(std::shared_ptr<const GavelThroughputTable> table)
 {
-    const nlohmann::json doc = io::parseJson(util::readFile(throughputsPath), util::baseName(throughputsPath));
-    const auto v100 = doc.find("v100");
-    if (!doc.is_object() || v100 == doc.end() || !v100->is_object())
-        throw Error(util::baseName(throughputsPath), "v100", "missing required field (Gavel's reference worker type)");
-    // Keys read "('ResNet-18 (batch size 64)', 1)".
-    auto rates = std::make_shared<std::map<std::pair<std::string, int>, double>>();
-    for (const auto& [key, value] : v100->items()) {
-        const auto comma = key.rfind(',');
-        if (key.size() < 6 || key.substr(0, 2) != "('" || comma == std::string::npos || comma < 3 ||
-            key[comma - 1] != '\'' || key.back() != ')')
-            continue;
-        const std::string type = key.substr(2, comma - 3);
-        const std::string sf = util::trim(key.substr(comma + 1, key.size() - comma - 2));
-        const auto isolated = value.is_object() ? value.find("null") : value.end();
-        if (isolated == value.end() || !isolated->is_number())
-            continue;
-        try {
-            (*rates)[{type, std::stoi(sf)}] = isolated->get<double>();
-        } catch (const std::exception&) {
-            continue;
-        }
-    }
-    return [rates](const std::string& type, int scaleFactor) -> std::optional<double> {
-        const auto it = rates->find({type, scaleFactor});
-        return it == rates->end() ? std::nullopt : std::optional<double>(it->second);
+    const std::string v100 = hardware::GpuCatalog::builtin().at("v100").name;
+    if (!table->row(v100))
+        throw Error(table->label(), "v100", "missing required field (Gavel's reference worker type)");
+    return [table, v100](const std::string& type, int scaleFactor) -> std::optional<double> {
+        const double rate = table->lookup(v100, type, scaleFactor);
+        return rate < 0 ? std::nullopt : std::optional<double>(rate);
     };
 }
 

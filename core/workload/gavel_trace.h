@@ -3,12 +3,15 @@
 #include "workload/job.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace orrery::workload {
+
+class GavelThroughputTable;
 
 /** The two tab-separated layouts of Gavel's `.trace` files. */
 enum class GavelTraceLayout {
@@ -51,10 +54,12 @@ std::vector<Job> readGavelTrace(const std::string& path, const GavelTraceOptions
 std::optional<GavelTraceLayout> detectGavelTraceLayout(std::string_view text, const std::string& fileLabel);
 
 /**
- * The `referenceStepsPerS` lookup from a Gavel throughput file
+ * The `referenceStepsPerS` lookup from a Gavel throughput table
  * (`simulation_throughputs.json`): the isolated (`"null"`) steps/s of
  * `('<job type>', <scale factor>)` on `v100`, Gavel's reference worker.
+ * Throws when the table has no V100 row.
  */
-std::function<std::optional<double>(const std::string&, int)> gavelReferenceRates(const std::string& throughputsPath);
+std::function<std::optional<double>(const std::string&, int)>
+gavelReferenceRates(std::shared_ptr<const GavelThroughputTable> table);
 
 } // namespace orrery::workload

@@ -17,10 +17,11 @@ SimulateFunction coreSimulateFunction()
         auto policy = sched::makePolicy(policyName); // unknown names fail before any work
         context.reportProgress(0.0, "preparing");
         // Inline jobs plus any trace or generator, expanded here on the worker: imports can be large.
-        std::vector<workload::Job> jobs = io::loadJobs(scenario);
+        const auto table = sim::loadGavelTable(scenario);
+        std::vector<workload::Job> jobs = io::loadJobs(scenario, table);
         if (jobs.empty())
             throw Error("the scenario has no jobs to run (add a job mix in the Workload panel)");
-        sim::PreparedWorkload prepared(scenario.cluster, std::move(jobs), sim::makeScenarioThroughput(scenario),
+        sim::PreparedWorkload prepared(scenario.cluster, std::move(jobs), sim::makeScenarioThroughput(scenario, table),
                                        scenario.options);
         util::Progress progress;
         progress.report = [&context](double fraction) { context.reportProgress(fraction); };

@@ -41,13 +41,13 @@ private slots:
     {
         std::string type;
         int sf = 0;
-        QVERIFY(sim::parseGavelJobKey("('ResNet-18 (batch size 16)', 1)", type, sf));
+        QVERIFY(workload::parseGavelJobKey("('ResNet-18 (batch size 16)', 1)", type, sf));
         QCOMPARE(type, std::string("ResNet-18 (batch size 16)"));
         QCOMPARE(sf, 1);
-        QVERIFY(sim::parseGavelJobKey("('A3C', 8)", type, sf));
+        QVERIFY(workload::parseGavelJobKey("('A3C', 8)", type, sf));
         QCOMPARE(sf, 8);
-        QVERIFY(!sim::parseGavelJobKey("ResNet-18", type, sf));
-        QVERIFY(!sim::parseGavelJobKey("('A3C', x)", type, sf));
+        QVERIFY(!workload::parseGavelJobKey("ResNet-18", type, sf));
+        QVERIFY(!workload::parseGavelJobKey("('A3C', x)", type, sf));
     }
 
     void tableSemantics()
@@ -64,7 +64,7 @@ private slots:
         // 16 GPUs: the largest profiled scale factor (4) scaled linearly.
         QCOMPARE(table.rate(job, v100, 16), 32.0);
         QCOMPARE(table.rate(job, hardware::GpuCatalog::builtin().at("k80"), 1), 0.0);
-        QCOMPARE(table.workerTypes(), std::vector<std::string>{"v100-16gb"});
+        QCOMPARE(table.table().workerTypes(), std::vector<std::string>{"v100-16gb"});
     }
 
     void malformedTableNamesThePath()
