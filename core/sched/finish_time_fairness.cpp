@@ -40,9 +40,10 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
     }
     if (foundZ)
         *foundZ = hi;
-    feasible(hi);
-    lp.setObjective(normalisedThroughputObjective(in.rate, in.jobs, in.types));
-    if (!lp.solve(policy))
+    for (std::size_t k = 0; k < J; ++k)
+        floor[k] = b[k] / (hi - a[k]);
+    lp.setThroughputFloors(floor);
+    if (!lp.solveInterior(policy))
         return {};
     return lp.solution();
 }

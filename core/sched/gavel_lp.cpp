@@ -4,6 +4,7 @@
 #include "sim/reference_scaling.h"
 
 #include <coin/ClpSimplex.hpp>
+#include <coin/ClpSolve.hpp>
 
 #include <algorithm>
 #include <string>
@@ -90,6 +91,22 @@ bool AllocationLp::solve(const char* policy)
         return false;
     throw Error(std::string("policy \"") + policy + "\": the LP solver (CLP) stopped with status " +
                 std::to_string(m_model->status()) + " on " + std::to_string(m_jobs) + " jobs");
+}
+
+bool AllocationLp::solveInterior(const char* policy)
+{
+    ClpSolve options;
+    options.setSolveType(ClpSolve::useBarrierNoCross);
+    options.setPresolveType(ClpSolve::presolveOff);
+    m_model->initialSolve(options);
+    m_solvedOnce = true;
+    const int status = m_model->status();
+    if (status == 0)
+        return true;
+    if (status == 1)
+        return false;
+    throw Error(std::string("policy \"") + policy + "\": the LP solver (CLP barrier) stopped with status " +
+                std::to_string(status) + " on " + std::to_string(m_jobs) + " jobs");
 }
 
 std::vector<double> AllocationLp::solution() const

@@ -34,6 +34,11 @@ public:
     void setObjective(const std::vector<double>& perCell);
     /** True when optimal; false when infeasible; throws orrery::Error (naming `policy`) on anything else. */
     bool solve(const char* policy);
+    /**
+     * As solve(), by CLP's barrier (interior-point) method without crossover: like Gavel's ECOS, it stops inside
+     * the optimal face, near its analytic centre, rather than at a vertex.
+     */
+    bool solveInterior(const char* policy);
     /** The last solution, row-major J x T, clamped to [0, 1]. */
     std::vector<double> solution() const;
 

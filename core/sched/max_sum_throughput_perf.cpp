@@ -8,7 +8,7 @@ std::vector<double> maxSumThroughputAllocation(const AllocationInput& in, const 
 {
     AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
     lp.setObjective(in.rate);
-    if (!lp.solve(policy))
+    if (!lp.solveInterior(policy))
         return std::vector<double>(in.rate.size(), 0.0); // cannot happen: x = 0 is feasible
     return lp.solution();
 }

@@ -42,9 +42,10 @@ std::vector<double> minTotalDurationAllocation(const AllocationInput& in, const 
         *foundT = found;
     if (found < 0)
         return std::vector<double>(in.rate.size(), 0.0); // the round mechanism's mix pass still runs what fits
-    feasible(found);
-    lp.setObjective(normalisedThroughputObjective(in.rate, in.jobs, in.types));
-    if (!lp.solve(policy))
+    for (std::size_t k = 0; k < J; ++k)
+        floor[k] = stepsLeft[k] / found;
+    lp.setThroughputFloors(floor);
+    if (!lp.solveInterior(policy))
         return std::vector<double>(in.rate.size(), 0.0);
     return lp.solution();
 }
