@@ -22,10 +22,12 @@ AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const 
 {
     const auto J = static_cast<std::size_t>(jobs);
     const auto T = static_cast<std::size_t>(types);
+    // Every cell is a variable, also where the job has no throughput: Gavel's LP has them too, and an
+    // interior-point solution gives them time (which the round mechanism never uses), leaving less of that
+    // type to the others.
     for (std::size_t k = 0; k < J * T; ++k)
-        if (m_rate[k] > 0)
-            m_cell.push_back(k);
-    // Rows: J time budgets, T capacities, J throughput floors. Three entries per column.
+        m_cell.push_back(k);
+    // Rows: J time budgets, T capacities, J throughput floors.
     const std::size_t nrows = 2 * J + T;
     std::vector<int> index;
     std::vector<double> value;
@@ -37,8 +39,10 @@ AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const 
         value.push_back(1.0);
         index.push_back(static_cast<int>(J + k % T));
         value.push_back(static_cast<double>(demand[j]));
-        index.push_back(static_cast<int>(J + T + j));
-        value.push_back(m_rate[k]);
+        if (m_rate[k] > 0) {
+            index.push_back(static_cast<int>(J + T + j));
+            value.push_back(m_rate[k]);
+        }
     }
     start.push_back(static_cast<CoinBigIndex>(index.size()));
     const std::size_t ncols = m_cell.size();
@@ -100,13 +104,12 @@ bool AllocationLp::solveInterior(const char* policy)
     options.setPresolveType(ClpSolve::presolveOff);
     m_model->initialSolve(options);
     m_solvedOnce = true;
-    const int status = m_model->status();
-    if (status == 0)
+    if (m_model->status() == 0)
         return true;
-    if (status == 1)
-        return false;
-    throw Error(std::string("policy \"") + policy + "\": the LP solver (CLP barrier) stopped with status " +
-                std::to_string(status) + " on " + std::to_string(m_jobs) + " jobs");
+    // The barrier stalls now and then on degenerate problems (a single job, a floor met exactly); the simplex
+    // then still gives an optimum, at a vertex.
+    m_model->initialSolve();
+    return solve(policy);
 }
 
 std::vector<double> AllocationLp::solution() const

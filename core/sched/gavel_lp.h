@@ -14,9 +14,9 @@ namespace orrery::sched {
  * J jobs x T GPU types, solved with COIN-OR CLP:
  *   x[j][t] >= 0,   sum_t x[j][t] <= 1,   sum_j demand_j x[j][t] <= capacity_t,
  * plus, per job, an optional floor on its throughput sum_t rate[j][t] x[j][t] >= floor_j, and a linear
- * objective to maximise. Cells with rate 0 are not variables (x = 0 there: the round mechanism never runs a
- * job where it has no throughput). One model is kept across solves so that a bisection over floors restarts
- * from the previous basis (dual simplex). Solves are limited by iteration count, never by wall time.
+ * objective to maximise. Cells with rate 0 are variables too, as in Gavel. One model is kept across solves so that a
+ * bisection over floors restarts from the previous basis (dual simplex). Solves are limited by iteration count, never
+ * by wall time.
  */
 class AllocationLp
 {
