@@ -61,8 +61,8 @@ namespace {
  *
  * rho_j = a_j + b_j / thr_j is convex and decreasing in thr_j, so "max rho_j <= z" is the LP floor
  * thr_j >= b_j / (z - a_j): min z is found by bisection (z above max a_j, doubled until feasible, halved to a
- * relative gap of 1e-6), each step one CLP feasibility solve. At z* Orrery takes the feasible point of greatest
- * total normalised throughput (Gavel's ECOS: a point inside the optimal face). When nothing is feasible Gavel
+ * relative gap of 1e-6), each step one CLP feasibility solve. At z* the point comes from CLP's barrier, inside
+ * the optimal face as Gavel's ECOS's is. When nothing is feasible Gavel
  * falls back to the Isolated allocation; so does Orrery.
  *
  * The agnostic variant (FinishTimeFairnessPolicy) gives every type the job's rate on the fastest type (Gavel's

@@ -177,21 +177,6 @@ std::vector<int> capacities(const sim::View& view)
     return c;
 }
 
-std::vector<double> normalisedThroughputObjective(const std::vector<double>& rate, int jobs, int types)
-{
-    const auto T = static_cast<std::size_t>(types);
-    std::vector<double> obj(rate.size(), 0.0);
-    for (std::size_t j = 0; j < static_cast<std::size_t>(jobs); ++j) {
-        double best = 0;
-        for (std::size_t t = 0; t < T; ++t)
-            best = std::max(best, rate[j * T + t]);
-        if (best > 0)
-            for (std::size_t t = 0; t < T; ++t)
-                obj[j * T + t] = rate[j * T + t] / best;
-    }
-    return obj;
-}
-
 void isolatedAllocation(const sim::View& view, const std::vector<int>& jobs, std::vector<double>& x)
 {
     const auto T = static_cast<std::size_t>(view.typeCount());

@@ -57,8 +57,6 @@ std::vector<double> referenceRates(const sim::View& view, const std::vector<int>
 /** Demands and per-type GPU counts, as the LP takes them. */
 std::vector<int> demands(const sim::View& view, const std::vector<int>& jobs);
 std::vector<int> capacities(const sim::View& view);
-/** Gavel's tie-break among optimal points: total normalised throughput, sum_j sum_t rate x / max_t rate. */
-std::vector<double> normalisedThroughputObjective(const std::vector<double>& rate, int jobs, int types);
 
 /** One allocation problem of Gavel's LP policies: throughputs (row-major J x T, 0 where a job cannot run). */
 struct AllocationInput

@@ -18,8 +18,8 @@ namespace {
 /**
  * Gavel's ThroughputSumWithPerf (policies/max_sum_throughput.py, instance costs 1, no SLOs): maximise the
  * cluster's total throughput sum_j sum_t rate(j, t) x[j][t] under Gavel's base constraints. Throughputs are
- * in each job's own steps/s, as in Gavel, so the LP favours jobs with many cheap steps. CLP returns a vertex
- * of the optimal face (Gavel's interior-point solver a point inside it; docs/simulator.md).
+ * in each job's own steps/s, as in Gavel, so the LP favours jobs with many cheap steps. Solved by CLP's barrier,
+ * which like Gavel's ECOS stops inside the optimal face rather than at a vertex (docs/simulator.md).
  */
 class MaxSumThroughputPerf : public MaxMinRoundPolicy
 {

@@ -58,8 +58,8 @@ namespace {
  *   sum_t rate(j, t) x[j][t] >= steps_left(j) / T   for every j,   plus Gavel's base constraints,
  * searched for exactly as Gavel does: bisection of [100 s, 10^6 s] until max < 1.05 min, and, when nothing
  * there is feasible, the next decade [10^6, 10^7] and so on. The allocation is a point feasible at the last
- * feasible T; among those Orrery takes the one of greatest total normalised throughput (Gavel's ECOS returns
- * a point near the centre of the feasible set; docs/simulator.md). The agnostic variant gives every type the
+ * feasible T: like Gavel's ECOS, an interior-point method (CLP's barrier) returns one near the centre of
+ * that feasible set (docs/simulator.md). The agnostic variant gives every type the
  * job's rate on the fastest type (Gavel's V100) and, its name lacking "Perf", shuffles types each round.
  */
 class MinTotalDuration : public MaxMinRoundPolicy
