@@ -207,6 +207,28 @@ private slots:
             QVERIFY2(c.jobs[0].finished() && c.jobs[1].finished(), p);
         }
     }
+
+    void gavelCompatRunsWholeStepsPerRound()
+    {
+        // Two V100s under gavel_compat (360 s rounds). A does exactly 360 steps a round (a 720 s job measured
+        // on a V100, rate 1): its lease is the whole round, it ends at 720. B is measured on a P100 and runs
+        // r > 1 steps/s on the V100; it has s + 1 steps, s = floor(360 r). Gavel runs s whole steps in round 1
+        // (done by s / r < 360, then B waits for the round's end at 360) and the last step in round 2: B ends
+        // at 360 + 1 / r. Continuous progress would have done 360 r steps by 360 and ended at
+        // 360 + (s + 1 - 360 r) / r, earlier by the fraction of a step it lost.
+        auto compat = noPenalty();
+        compat.gavelCompat = true;
+        const auto probe = prepare(makeCluster({{"v100", 1, 2}}), {fixedJob("B", 0, 1, 100, "p100")}, compat);
+        const double r = probe.rate(0, 0) / probe.job(0).work * 100; // steps/s when the job has 100 steps
+        const double s = std::floor(360 * r);
+        QVERIFY(r > 1 && 360 * r - s > 1e-3); // a fractional step per round, or there is nothing to see
+        const auto w = prepare(makeCluster({{"v100", 1, 2}}),
+                               {fixedJob("A", 0, 1, 720), fixedJob("B", 0, 1, s + 1, "p100")}, compat);
+        const auto res = run(w, "fifo_perf");
+        QVERIFY2(near(res.jobs[0].endS, 720), qPrintable(QString::number(res.jobs[0].endS)));
+        QVERIFY2(near(res.jobs[1].endS, 360 + 1 / r), qPrintable(QString::number(res.jobs[1].endS)));
+        QVERIFY(res.jobs[1].endS > 360 + (s + 1 - 360 * r) / r + 1e-6);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGavelPolicies)
