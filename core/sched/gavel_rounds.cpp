@@ -3,12 +3,25 @@
 #include "sim/reference_scaling.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace orrery::sched {
 
 namespace {
 constexpr double kNoShareYet = 1e9; // Gavel's stand-in for "infinitely behind" that still scales with X
+constexpr double kNoLease = std::numeric_limits<double>::infinity();
+} // namespace
+
+double GavelRounds::leaseS(const sim::View& view, int j, int t) const
+{
+    // The engine's whole steps per round under gavel_compat: min(floor(rate x round), steps left) / rate.
+    const double rate = view.workload().rate(j, t);
+    const double perRound = std::floor(rate * view.options().roundS);
+    if (!m_cfg.gavelQuirks || perRound < 1)
+        return kNoLease;
+    return std::min(perRound, std::round(view.remainingWork(j))) / rate;
 }
 
 void GavelRounds::ensureSize(const sim::View& view)
@@ -77,7 +90,8 @@ void GavelRounds::schedule(sim::Decision& decision)
     // 1. Time received in the round that just ended (to its end, or the job's completion).
     for (const auto& r : m_lastRound) {
         const double end = view.status(r.job) == sim::JobStatus::Done ? view.endS(r.job) : now;
-        const double ran = std::max(0.0, end - r.sinceS);
+        // Gavel credits a job the time its own steps took, not the whole round (docs/simulator.md).
+        const double ran = std::max(0.0, std::min(end, r.sinceS + r.leaseS) - r.sinceS);
         at(m_jobTime, r.job, r.type) += ran;
         m_workerTime[static_cast<std::size_t>(r.type)] += ran;
     }
@@ -170,13 +184,13 @@ void GavelRounds::schedule(sim::Decision& decision)
                      [&](const auto& a, const auto& b) { return view.job(a.first).demand > view.job(b.first).demand; });
     for (const auto& [j, t] : picks) {
         if (!view.gpusOf(j).empty()) {
-            m_lastRound.push_back({j, t, now});
+            m_lastRound.push_back({j, t, now, leaseS(view, j, t)});
             continue;
         }
         if (m_cfg.gavelQuirks && !m_inAlloc[static_cast<std::size_t>(j)])
             continue; // counted in the greedy pass, never dispatched (Gavel)
         if (decision.place(j, t))
-            m_lastRound.push_back({j, t, now});
+            m_lastRound.push_back({j, t, now, leaseS(view, j, t)});
     }
 
     // 6. Jobs larger than any single type they can run on never fit the per-type pass; give them a mix of
@@ -191,7 +205,7 @@ void GavelRounds::schedule(sim::Decision& decision)
         if (fitsOneType || (m_cfg.gavelQuirks && !m_inAlloc[static_cast<std::size_t>(j)]))
             continue;
         if (decision.place(j, -1))
-            m_lastRound.push_back({j, w.typeOfGpu(view.gpusOf(j).front()), now});
+            m_lastRound.push_back({j, w.typeOfGpu(view.gpusOf(j).front()), now, kNoLease});
     }
 }
 

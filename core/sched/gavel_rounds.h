@@ -66,7 +66,9 @@ private:
         int job;
         int type;
         double sinceS;
+        double leaseS; ///< under gavelQuirks: the time its whole steps of the round take; else infinite
     };
+    double leaseS(const sim::View& view, int j, int t) const;
     std::vector<Ran> m_lastRound;
     double m_lastResetS = 0;
     bool m_needUpdate = false;

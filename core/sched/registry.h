@@ -78,5 +78,13 @@ std::unique_ptr<Policy> makeFrenzy();
 std::unique_ptr<Policy> makeFrenzyExact();
 std::unique_ptr<Policy> makeFrenzyStrict();
 std::unique_ptr<Policy> makeOpportunistic();
+std::unique_ptr<Policy> makeFinishTimeFairness();
+std::unique_ptr<Policy> makeFinishTimeFairnessPerf();
+std::unique_ptr<Policy> makeMinTotalDuration();
+std::unique_ptr<Policy> makeMinTotalDurationPerf();
+std::unique_ptr<Policy> makeMaxSumThroughputPerf();
+std::unique_ptr<Policy> makeIsolated();
+std::unique_ptr<Policy> makeAllox(const PolicyParams& params);
+std::vector<ParamSpec> alloxParams();
 
 } // namespace orrery::sched

@@ -246,6 +246,34 @@ void Engine::decide()
     result.decisions.push_back({now, wall, static_cast<int>(queued.size()), static_cast<int>(running.size())});
 }
 
+double Engine::gavelLeaseEnd(int j, double roundS)
+{
+    // Gavel runs int(throughput x round) whole steps in a round, capped at the steps left, and the job then
+    // waits for the round's end: a job with a fraction of a step more than that left needs another round,
+    // where continuous progress would finish it. Its progress is held at the round's whole steps by
+    // stepFloor (remainingAt never goes below it), and its completion is due only in the round whose steps
+    // cover all it has left.
+    const auto i = static_cast<std::size_t>(j);
+    advance(j);
+    double left = remaining[i];
+    if (const double whole = std::round(left); std::abs(left - whole) < 1e-6)
+        left = whole; // whole steps, less floating-point noise
+    remaining[i] = left;
+    const double perRound = std::floor(rate[i] * roundS);
+    const double from = std::max(progressAt[i], resumeAt[i]);
+    if (perRound < 1) { // under one step per round Gavel never progresses; progress continuously instead
+        stepFloor[i] = 0;
+        return std::min(now + roundS, finishTime(j));
+    }
+    const double steps = std::min(perRound, left);
+    stepFloor[i] = left - steps;
+    ++version[i]; // the completion pushed at its start assumed continuous progress
+    const double end = from + steps / rate[i];
+    if (stepFloor[i] <= 0)
+        heap.push({end, Completion, j, version[i]});
+    return end;
+}
+
 void Engine::sampleUtilization()
 {
     const int busy = state.busyGpus();

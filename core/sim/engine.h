@@ -67,6 +67,7 @@ public:
         touched.assign(n, 0);
         oldGpus.resize(n);
         roundStartRemaining.assign(n, std::numeric_limits<double>::infinity());
+        stepFloor.assign(n, 0);
         gpuOpenSince.assign(static_cast<std::size_t>(w.cluster().totalGpus()), 0);
         gpuMark.assign(static_cast<std::size_t>(w.cluster().totalGpus()), 0);
 
@@ -114,7 +115,8 @@ public:
         if (status[i] != JobStatus::Running)
             return remaining[i];
         const double from = std::max(progressAt[i], resumeAt[i]);
-        return now > from ? std::max(0.0, remaining[i] - rate[i] * (now - from)) : remaining[i];
+        // stepFloor: under gavel_compat, what is left after this round's whole steps (0 otherwise).
+        return now > from ? std::max(stepFloor[i], remaining[i] - rate[i] * (now - from)) : remaining[i];
     }
 
     // ---- Decision operations -------------------------------------------------------------------------------
@@ -141,6 +143,7 @@ public:
 
     std::vector<JobStatus> status;
     std::vector<double> remaining, rate, progressAt, resumeAt, attained, allocSince, startS, endS;
+    std::vector<double> stepFloor;
     std::vector<std::uint32_t> version;
     std::vector<std::vector<int>> gpus;
     std::vector<int> queuePos, runPos, queued, running;
@@ -159,6 +162,7 @@ private:
     void openInterval(int g) { gpuOpenSince[static_cast<std::size_t>(g)] = now; }
     void closeInterval(int g, int j);
     void sampleUtilization();
+    double gavelLeaseEnd(int j, double roundS);
     void listAdd(std::vector<int>& list, std::vector<int>& pos, int j)
     {
         pos[static_cast<std::size_t>(j)] = static_cast<int>(list.size());

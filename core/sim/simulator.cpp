@@ -122,7 +122,7 @@ RunResult Engine::run()
             if (!running.empty()) {
                 double end = now;
                 for (int j : running) {
-                    end = std::max(end, std::min(now + roundS, finishTime(j)));
+                    end = std::max(end, gavelLeaseEnd(j, roundS));
                     roundStartRemaining[static_cast<std::size_t>(j)] = remainingAt(j);
                 }
                 heap.push({end, Boundary, -1, 0});

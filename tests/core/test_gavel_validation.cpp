@@ -101,7 +101,11 @@ private slots:
         for (std::size_t i = 0; i < runs.size(); ++i) {
             const auto s = metrics::summarize(runs[i]);
             QCOMPARE(s.jobsCompleted, 1000);
-            const double tolerance = i < 2 ? 0.02 : 0.05; // the targets: 2% for FIFO, 5% for max-min
+            // The targets: 2% for FIFO, 5% for max-min. With Gavel's whole steps per round modelled, FIFO and
+            // the agnostic max-min policy reproduce Gavel to the figure it printed (docs/validation.md).
+            QVERIFY2(i == 3 || std::abs(s.avgJctS / reference[i].second - 1) <= 1e-3,
+                     qPrintable(QString::fromStdString(reference[i].first)));
+            const double tolerance = i < 2 ? 0.02 : 0.05;
             const double error = std::abs(s.avgJctS / reference[i].second - 1);
             QVERIFY2(error <= tolerance, qPrintable(QString("%1: %2 s vs Gavel %3 s")
                                                         .arg(QString::fromStdString(reference[i].first))
@@ -114,6 +118,45 @@ private slots:
         const auto ownRuns = sim::runPolicies(own, {"fifo", "fifo_perf"}, 0);
         QCOMPARE(metrics::summarize(ownRuns[0]).jobsCompleted, 1000);
         QVERIFY(metrics::summarize(ownRuns[1]).avgJctS < metrics::summarize(ownRuns[0]).avgJctS);
+    }
+
+    void policyLibraryMatchesGavel()
+    {
+        // Gavel's own simulator on the same trace and cluster, measured with scripts/validation (its LP
+        // policies through the cvxpy stand-in over scipy's interior-point linprog: LP optima are not unique, so
+        // those agree within the 5%; isolated and AlloX solve no LP and agree to the figure).
+        const std::string trace = test::sharedDataPath("gavel/traces/poisson1000_1gpu_lam150_seed0.trace");
+        if (trace.empty() || test::sharedDataPath("gavel/simulation_throughputs.json").empty())
+            QSKIP("shared Gavel data not present");
+        const auto w = sim::prepareScenario(gavelScenario(trace, true));
+        struct Reference
+        {
+            std::string policy;
+            double gavelAvgJctS;
+            double tolerance;
+        };
+        const std::vector<Reference> reference = {
+            {"isolated", 13321.066, 1e-4},
+            {"allox", 9385.302, 1e-3},
+            {"max_sum_throughput_perf", 9339.066, 0.05},
+            {"min_total_duration_perf", 10021.942, 0.05},
+            {"min_total_duration", 13297.768, 0.05},
+            {"finish_time_fairness_perf", 10011.300, 0.05},
+            {"finish_time_fairness", 13302.646, 0.05},
+        };
+        std::vector<std::string> names;
+        for (const auto& r : reference)
+            names.push_back(r.policy);
+        const auto runs = sim::runPolicies(w, names, 0, 2);
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            const auto s = metrics::summarize(runs[i]);
+            QCOMPARE(s.jobsCompleted, 1000);
+            const double error = std::abs(s.avgJctS / reference[i].gavelAvgJctS - 1);
+            QVERIFY2(error <= reference[i].tolerance, qPrintable(QString("%1: %2 s vs Gavel %3 s")
+                                                                     .arg(QString::fromStdString(reference[i].policy))
+                                                                     .arg(s.avgJctS)
+                                                                     .arg(reference[i].gavelAvgJctS)));
+        }
     }
 };
 

@@ -1,0 +1,139 @@
+#include "sched/gavel_lp.h"
+#include "sched/max_min_round_policy.h"
+#include "sched/registry.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace orrery::sched {
+
+namespace {
+
+// Bisection on the objective to this relative gap (ECOS' default tolerances are of this order).
+constexpr double kRelativeGap = 1e-6;
+constexpr int kMaxBisections = 200;
+} // namespace
+
+std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::vector<double>& a,
+                                        const std::vector<double>& b, const char* policy, double* foundZ)
+{
+    const auto J = static_cast<std::size_t>(in.jobs);
+    AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
+    std::vector<double> floor(J);
+    const auto feasible = [&](double z) {
+        for (std::size_t k = 0; k < J; ++k)
+            floor[k] = b[k] / (z - a[k]);
+        lp.setThroughputFloors(floor);
+        return lp.solve(policy);
+    };
+    double lo = J ? *std::max_element(a.begin(), a.end()) : 0.0;
+    double hi = std::max(lo, 1.0) * 2;
+    for (int doubling = 0; !feasible(hi); ++doubling) {
+        if (doubling == kMaxBisections)
+            return {};
+        lo = hi;
+        hi *= 2;
+    }
+    for (int i = 0; i < kMaxBisections && hi - lo > kRelativeGap * hi; ++i) {
+        const double mid = (lo + hi) / 2;
+        (feasible(mid) ? hi : lo) = mid;
+    }
+    if (foundZ)
+        *foundZ = hi;
+    for (std::size_t k = 0; k < J; ++k)
+        floor[k] = b[k] / (hi - a[k]);
+    lp.setThroughputFloors(floor);
+    if (!lp.solveInterior(policy))
+        return {};
+    return lp.solution();
+}
+
+namespace {
+
+/**
+ * Gavel's finish-time fairness (policies/finish_time_fairness.py, FinishTimeFairnessPolicyWithPerf; Themis'
+ * rho): minimise the largest
+ *   rho_j = (t_j + steps_left(j) / sum_t rate(j, t) x[j][t]) / (c_j + steps_left(j) / iso_j)
+ * where t_j is the time since the job arrived, iso_j its throughput under the Isolated allocation of the
+ * current job set, and c_j the time it would have needed under Isolated for the steps it has already done:
+ * at each recomputation c_j grows by (steps left at the previous one - steps left now) / iso_j of the
+ * previous one. Priority weights are not used (Gavel's code leaves them as a TODO).
+ *
+ * rho_j = a_j + b_j / thr_j is convex and decreasing in thr_j, so "max rho_j <= z" is the LP floor
+ * thr_j >= b_j / (z - a_j): min z is found by bisection (z above max a_j, doubled until feasible, halved to a
+ * relative gap of 1e-6), each step one CLP feasibility solve. At z* the point comes from CLP's barrier, inside
+ * the optimal face as Gavel's ECOS's is. When nothing is feasible Gavel
+ * falls back to the Isolated allocation; so does Orrery.
+ *
+ * The agnostic variant (FinishTimeFairnessPolicy) gives every type the job's rate on the fastest type (Gavel's
+ * V100) and, its name lacking "Perf", shuffles types each round.
+ */
+class FinishTimeFairness : public MaxMinRoundPolicy
+{
+public:
+    explicit FinishTimeFairness(bool perf)
+        : MaxMinRoundPolicy(!perf, [this](const sim::View& view, const std::vector<int>& jobs,
+                                          std::vector<double>& x) { allocate(view, jobs, x); }),
+          m_perf(perf)
+    {}
+    std::string name() const override { return m_perf ? "finish_time_fairness_perf" : "finish_time_fairness"; }
+
+private:
+    struct Previous
+    {
+        double stepsLeft;
+        double isolatedRate;
+    };
+
+    void allocate(const sim::View& view, const std::vector<int>& jobs, std::vector<double>& x)
+    {
+        const std::string label = name();
+        const int nt = view.typeCount();
+        const auto T = static_cast<std::size_t>(nt);
+        const std::size_t J = jobs.size();
+        const auto rate = m_perf ? allowedRates(view, jobs) : referenceRates(view, jobs);
+
+        std::vector<double> iso(J * T, 0.0);
+        isolatedAllocation(view, jobs, iso);
+        std::vector<double> a(J), b(J), isoRate(J, 0.0), steps(J);
+        std::unordered_map<int, Previous> now;
+        for (std::size_t k = 0; k < J; ++k) {
+            const int j = jobs[k];
+            for (std::size_t t = 0; t < T; ++t)
+                isoRate[k] += rate[k * T + t] * iso[k * T + t];
+            steps[k] = view.remainingWork(j);
+            double& cumulative = m_cumulativeIsolatedS[j];
+            if (const auto it = m_previous.find(j); it != m_previous.end())
+                cumulative += (it->second.stepsLeft - steps[k]) / it->second.isolatedRate;
+            const double expectedIsolated = cumulative + steps[k] / isoRate[k];
+            a[k] = (view.nowS() - view.job(j).arrivalS) / expectedIsolated;
+            b[k] = steps[k] / expectedIsolated;
+            now[j] = {steps[k], isoRate[k]};
+        }
+        m_previous = std::move(now);
+
+        x = minMaxRhoAllocation(allocationInput(view, jobs, rate), a, b, label.c_str());
+        if (x.empty()) { // Gavel falls back to the Isolated allocation
+            x.assign(J * T, 0.0);
+            isolatedAllocation(view, jobs, x);
+        }
+    }
+
+    bool m_perf;
+    std::unordered_map<int, double> m_cumulativeIsolatedS;
+    std::unordered_map<int, Previous> m_previous;
+};
+
+} // namespace
+
+std::unique_ptr<Policy> makeFinishTimeFairness()
+{
+    return std::make_unique<FinishTimeFairness>(false);
+}
+
+std::unique_ptr<Policy> makeFinishTimeFairnessPerf()
+{
+    return std::make_unique<FinishTimeFairness>(true);
+}
+
+} // namespace orrery::sched

@@ -1,0 +1,197 @@
+#include "sched/gavel_lp.h"
+
+#include "io/error.h"
+#include "sim/reference_scaling.h"
+
+#include <coin/ClpSimplex.hpp>
+#include <coin/ClpSolve.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace orrery::sched {
+
+namespace {
+// Far more than these LPs need (a few hundred pivots); a run is a function of its inputs, never of time.
+constexpr int kMaxIterations = 1000000;
+} // namespace
+
+AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const std::vector<int>& demand,
+                           const std::vector<int>& capacity)
+    : m_jobs(jobs), m_types(types), m_rate(std::move(rate)), m_model(std::make_unique<ClpSimplex>())
+{
+    const auto J = static_cast<std::size_t>(jobs);
+    const auto T = static_cast<std::size_t>(types);
+    // Every cell is a variable, also where the job has no throughput: Gavel's LP has them too, and an
+    // interior-point solution gives them time (which the round mechanism never uses), leaving less of that
+    // type to the others.
+    for (std::size_t k = 0; k < J * T; ++k)
+        m_cell.push_back(k);
+    // Rows: J time budgets, T capacities, J throughput floors.
+    const std::size_t nrows = 2 * J + T;
+    std::vector<int> index;
+    std::vector<double> value;
+    std::vector<CoinBigIndex> start;
+    for (const std::size_t k : m_cell) {
+        const std::size_t j = k / T;
+        start.push_back(static_cast<CoinBigIndex>(index.size()));
+        index.push_back(static_cast<int>(j));
+        value.push_back(1.0);
+        index.push_back(static_cast<int>(J + k % T));
+        value.push_back(static_cast<double>(demand[j]));
+        if (m_rate[k] > 0) {
+            index.push_back(static_cast<int>(J + T + j));
+            value.push_back(m_rate[k]);
+        }
+    }
+    start.push_back(static_cast<CoinBigIndex>(index.size()));
+    const std::size_t ncols = m_cell.size();
+    std::vector<double> colLb(ncols, 0.0), colUb(ncols, 1.0), obj(ncols, 0.0);
+    std::vector<double> rowLb(nrows, -COIN_DBL_MAX), rowUb(nrows, COIN_DBL_MAX);
+    for (std::size_t j = 0; j < J; ++j)
+        rowUb[j] = 1;
+    for (std::size_t t = 0; t < T; ++t)
+        rowUb[J + t] = capacity[t];
+    m_model->setLogLevel(0);
+    m_model->loadProblem(static_cast<int>(ncols), static_cast<int>(nrows), start.data(), index.data(), value.data(),
+                         colLb.data(), colUb.data(), obj.data(), rowLb.data(), rowUb.data());
+    m_model->setOptimizationDirection(-1); // maximise
+    m_model->setMaximumIterations(kMaxIterations);
+}
+
+AllocationLp::~AllocationLp() = default;
+
+void AllocationLp::setThroughputFloors(const std::vector<double>& floor)
+{
+    const auto J = static_cast<std::size_t>(m_jobs);
+    const auto T = static_cast<std::size_t>(m_types);
+    for (std::size_t j = 0; j < J; ++j)
+        m_model->setRowLower(static_cast<int>(J + T + j), floor[j]);
+}
+
+void AllocationLp::setObjective(const std::vector<double>& perCell)
+{
+    for (std::size_t i = 0; i < m_cell.size(); ++i)
+        m_model->setObjectiveCoefficient(static_cast<int>(i), perCell[m_cell[i]]);
+}
+
+bool AllocationLp::solve(const char* policy)
+{
+    if (!m_solvedOnce)
+        m_model->initialSolve();
+    else
+        m_model->dual(); // the last basis stays dual feasible when only row bounds changed
+    m_solvedOnce = true;
+    const int status = m_model->status();
+    if (status == 0)
+        return true;
+    if (status == 1)
+        return false;
+    // A primal-simplex retry settles the rare numerical hiccup of a warm-started dual.
+    m_model->primal();
+    if (m_model->status() == 0)
+        return true;
+    if (m_model->status() == 1)
+        return false;
+    throw Error(std::string("policy \"") + policy + "\": the LP solver (CLP) stopped with status " +
+                std::to_string(m_model->status()) + " on " + std::to_string(m_jobs) + " jobs");
+}
+
+bool AllocationLp::solveInterior(const char* policy)
+{
+    ClpSolve options;
+    options.setSolveType(ClpSolve::useBarrierNoCross);
+    options.setPresolveType(ClpSolve::presolveOff);
+    m_model->initialSolve(options);
+    m_solvedOnce = true;
+    if (m_model->status() == 0)
+        return true;
+    // The barrier stalls now and then on degenerate problems (a single job, a floor met exactly); the simplex
+    // then still gives an optimum, at a vertex.
+    m_model->initialSolve();
+    return solve(policy);
+}
+
+std::vector<double> AllocationLp::solution() const
+{
+    std::vector<double> x(static_cast<std::size_t>(m_jobs) * static_cast<std::size_t>(m_types), 0.0);
+    const double* sol = m_model->primalColumnSolution();
+    for (std::size_t i = 0; i < m_cell.size(); ++i)
+        x[m_cell[i]] = std::clamp(sol[i], 0.0, 1.0);
+    return x;
+}
+
+std::vector<double> allowedRates(const sim::View& view, const std::vector<int>& jobs)
+{
+    const auto& w = view.workload();
+    const int nt = view.typeCount();
+    std::vector<double> rate(jobs.size() * static_cast<std::size_t>(nt), 0.0);
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        for (int t = 0; t < nt; ++t)
+            if (w.allowed(jobs[k], t))
+                rate[k * static_cast<std::size_t>(nt) + static_cast<std::size_t>(t)] = w.rate(jobs[k], t);
+    return rate;
+}
+
+std::vector<double> referenceRates(const sim::View& view, const std::vector<int>& jobs)
+{
+    const auto& w = view.workload();
+    const int nt = view.typeCount();
+    int ref = 0;
+    for (int t = 1; t < nt; ++t)
+        if (sim::ReferenceScaling::speed(w.type(t)) > sim::ReferenceScaling::speed(w.type(ref)))
+            ref = t;
+    std::vector<double> rate(jobs.size() * static_cast<std::size_t>(nt), 0.0);
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+        // A job that cannot run on the reference type gets its best rate instead (Gavel's table has none such).
+        double r = w.allowed(jobs[k], ref) ? w.rate(jobs[k], ref) : 0.0;
+        if (r <= 0)
+            for (int t = 0; t < nt; ++t)
+                if (w.allowed(jobs[k], t))
+                    r = std::max(r, w.rate(jobs[k], t));
+        for (int t = 0; t < nt; ++t)
+            if (w.allowed(jobs[k], t))
+                rate[k * static_cast<std::size_t>(nt) + static_cast<std::size_t>(t)] = r;
+    }
+    return rate;
+}
+
+AllocationInput allocationInput(const sim::View& view, const std::vector<int>& jobs, std::vector<double> rate)
+{
+    return {static_cast<int>(jobs.size()), view.typeCount(), std::move(rate), demands(view, jobs), capacities(view)};
+}
+
+std::vector<int> demands(const sim::View& view, const std::vector<int>& jobs)
+{
+    std::vector<int> d(jobs.size());
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        d[k] = view.job(jobs[k]).demand;
+    return d;
+}
+
+std::vector<int> capacities(const sim::View& view)
+{
+    std::vector<int> c(static_cast<std::size_t>(view.typeCount()));
+    for (int t = 0; t < view.typeCount(); ++t)
+        c[static_cast<std::size_t>(t)] = view.totalGpus(t);
+    return c;
+}
+
+void isolatedAllocation(const sim::View& view, const std::vector<int>& jobs, std::vector<double>& x)
+{
+    const auto T = static_cast<std::size_t>(view.typeCount());
+    const double m = static_cast<double>(jobs.size());
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+        const double demand = view.job(jobs[k]).demand;
+        double sum = 0;
+        for (std::size_t t = 0; t < T; ++t) {
+            x[k * T + t] = view.totalGpus(static_cast<int>(t)) / m / demand;
+            sum += x[k * T + t];
+        }
+        if (sum > 1)
+            for (std::size_t t = 0; t < T; ++t)
+                x[k * T + t] /= sum;
+    }
+}
+
+} // namespace orrery::sched
