@@ -15,8 +15,9 @@ namespace orrery::sim {
 
 PreparedWorkload prepareScenario(const io::Scenario& scenario)
 {
-    return PreparedWorkload(scenario.cluster, io::loadJobs(scenario), makeScenarioThroughput(scenario),
-                            scenario.options);
+    io::ScenarioOptions options = scenario.options;
+    options.locality.table = scenario.resolvePath(options.locality.table); // relative to the scenario, as throughputs
+    return PreparedWorkload(scenario.cluster, io::loadJobs(scenario), makeScenarioThroughput(scenario), options);
 }
 
 std::vector<RunResult> runPolicies(const PreparedWorkload& workload, const std::vector<std::string>& policies,
