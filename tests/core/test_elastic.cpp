@@ -224,7 +224,7 @@ private slots:
                                     << "e.json: workload.jobs[0].allowed_gpus: expected a non-empty array of GPU "
                                        "counts, got an array";
         QTest::newRow("arch on serverless")
-            << R"({"model": "gpt2", "batch": 8, "iterations": 10, "arch": "vgg16"})"
+            << R"({"model": "gpt2-124m", "batch": 8, "iterations": 10, "arch": "vgg16"})"
             << "e.json: workload.jobs[0].arch: only fixed-request jobs (with \"gpus\") take this field";
     }
     void badRangesAreRejected()

@@ -93,7 +93,7 @@ private slots:
         const auto again = io::parseScenario(io::scenarioToJson(s), "again.json");
         QCOMPARE(again.cluster.groups(), s.cluster.groups());
         // Without racks, nodes belong to none.
-        const auto plain = scenarioText(R"({"nodes": [{"gpu": "v100", "count": 2}]})");
+        const auto plain = scenarioText(R"({"nodes": [{"gpu": "v100", "count": 2, "gpus_per_node": 4}]})");
         QVERIFY(plain.cluster.racks().empty());
         QCOMPARE(plain.cluster.rackOfNode(1), -1);
     }
@@ -102,15 +102,17 @@ private slots:
     {
         QTest::addColumn<QString>("cluster");
         QTest::addColumn<QString>("error");
-        QTest::newRow("too few") << R"({"nodes": [{"gpu": "v100", "count": 2, "rack": ["r1"]}]})"
+        QTest::newRow("too few") << R"({"nodes": [{"gpu": "v100", "count": 2, "gpus_per_node": 4, "rack": ["r1"]}]})"
                                  << "l.json: cluster.nodes[0].rack: expected one rack name per node (2), got 1";
-        QTest::newRow("empty name") << R"({"nodes": [{"gpu": "v100", "count": 2, "rack": ["r1", " "]}]})"
-                                    << "l.json: cluster.nodes[0].rack[1]: expected a non-empty rack name";
-        QTest::newRow("number") << R"({"nodes": [{"gpu": "v100", "rack": 3}]})"
+        QTest::newRow("empty name")
+            << R"({"nodes": [{"gpu": "v100", "count": 2, "gpus_per_node": 4, "rack": ["r1", " "]}]})"
+            << "l.json: cluster.nodes[0].rack[1]: expected a non-empty rack name";
+        QTest::newRow("number") << R"({"nodes": [{"gpu": "v100", "gpus_per_node": 4, "rack": 3}]})"
                                 << "l.json: cluster.nodes[0].rack: expected a rack name or an array of one name per "
                                    "node, got 3";
-        QTest::newRow("not strings") << R"({"nodes": [{"gpu": "v100", "count": 2, "rack": ["r1", 2]}]})"
-                                     << "l.json: cluster.nodes[0].rack[1]: expected a string, got 2";
+        QTest::newRow("not strings")
+            << R"({"nodes": [{"gpu": "v100", "count": 2, "gpus_per_node": 4, "rack": ["r1", 2]}]})"
+            << "l.json: cluster.nodes[0].rack[1]: expected a string, got 2";
     }
     void badRacksAreRejected()
     {
@@ -139,9 +141,10 @@ private slots:
     {
         io::ScenarioOptions o;
         o.locality.model = "by_span";
-        const auto w =
-            test::prepare(rackedCluster(),
-                          {archJob("net", 8, "VGG16"), archJob("cmp", 8, "ResNet-50"), archJob("unknown", 8, "")}, o);
+        const auto w = test::prepare(rackedCluster(),
+                                     {archJob("net", 8, "VGG16"), archJob("cmp", 8, "ResNet-50"),
+                                      archJob("unknown", 8, ""), archJob("small", 4, "vgg16")},
+                                     o);
         const auto rack = spread({0, 1}, 4);
         const auto wide = spread({1, 2}, 4);
         auto near = [](double a, double b) { return std::abs(a - b) < 1e-12; };
@@ -151,8 +154,9 @@ private slots:
         QVERIFY(near(w.allocationRate(1, wide).rate, 1.0 / 1.05));
         QVERIFY(near(w.allocationRate(2, rack).rate, 1.0 / 1.1));
         QVERIFY(near(w.allocationRate(2, wide).rate, 1.0 / 1.3));
-        // Within one node nothing is lost: 4 of its 8 GPUs run at half its rate.
-        QVERIFY(near(w.allocationRate(0, spread({3}, 4)).rate, 0.5));
+        // Within one node nothing is lost; a rigid 8-GPU job cannot run on 4 at all.
+        QVERIFY(near(w.allocationRate(3, spread({3}, 4)).rate, 1.0));
+        QCOMPARE(w.allocationRate(0, spread({3}, 4)).rate, 0.0);
         // Its ideal: packed into the fewest nodes of a rack.
         QVERIFY(near(w.job(0).idealS, 1000 / (1.1 / 1.3)));
 
