@@ -29,6 +29,14 @@ Cluster::Cluster(std::vector<NodeGroup> groups, Link network, GpuCatalog catalog
                         fmt::format("expected a positive integer, got {}", group.gpusPerNode));
         if (std::find(m_presentTypes.begin(), m_presentTypes.end(), typeIndex) == m_presentTypes.end())
             m_presentTypes.push_back(typeIndex);
+        if (!group.racks.empty() && group.racks.size() != 1 &&
+            group.racks.size() != static_cast<std::size_t>(group.count))
+            throw Error("", path + ".rack",
+                        fmt::format("expected one rack name for the group or one per node ({}), got {}", group.count,
+                                    group.racks.size()));
+        for (const auto& rack : group.racks)
+            if (rack.empty())
+                throw Error("", path + ".rack", "expected a non-empty rack name");
         const Link link = group.intraLink.value_or(m_catalog.types()[static_cast<std::size_t>(typeIndex)].intraLink);
         for (int i = 0; i < group.count; ++i) {
             Node n;
@@ -39,6 +47,13 @@ Cluster::Cluster(std::vector<NodeGroup> groups, Link network, GpuCatalog catalog
             n.gpuCount = group.gpusPerNode;
             n.firstGpu = m_totalGpus;
             n.intraLink = link;
+            if (!group.racks.empty()) {
+                const std::string& rack = group.racks[group.racks.size() == 1 ? 0 : static_cast<std::size_t>(i)];
+                const auto it = std::find(m_racks.begin(), m_racks.end(), rack);
+                n.rack = static_cast<int>(it - m_racks.begin());
+                if (it == m_racks.end())
+                    m_racks.push_back(rack);
+            }
             m_totalGpus += n.gpuCount;
             m_gpuNode.insert(m_gpuNode.end(), static_cast<std::size_t>(n.gpuCount), n.id);
             m_nodes.push_back(std::move(n));

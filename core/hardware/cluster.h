@@ -17,6 +17,8 @@ struct NodeGroup
     int count = 1;
     int gpusPerNode = 8;
     std::optional<Link> intraLink; ///< defaults to the GPU type's own link
+    /// Racks of its nodes: none (the nodes belong to no rack), one name for every node, or one per node.
+    std::vector<std::string> racks = {};
 
     bool operator==(const NodeGroup&) const = default;
 };
@@ -31,6 +33,7 @@ struct Node
     int gpuCount = 0;
     int firstGpu = 0;
     Link intraLink;
+    int rack = -1; ///< into Cluster::racks(), -1 when the node belongs to no rack
 };
 
 /**
@@ -41,7 +44,8 @@ class Cluster
 {
 public:
     Cluster() = default;
-    /** Resolves every group's GPU type in `catalog`; throws Error (path `nodes[i].gpu`) when unknown. */
+    /** Resolves every group's GPU type in `catalog`; throws Error (path `nodes[i].gpu`) when unknown, and
+     *  (path `nodes[i].rack`) when a group lists racks for some but not all of its nodes or an empty name. */
     Cluster(std::vector<NodeGroup> groups, Link network, GpuCatalog catalog);
 
     const std::vector<NodeGroup>& groups() const { return m_groups; }
@@ -56,6 +60,9 @@ public:
         return m_catalog.types()[static_cast<std::size_t>(m_nodes[static_cast<std::size_t>(node)].gpuTypeIndex)];
     }
     const GpuType& gpuTypeOfGpu(int gpu) const { return gpuTypeOfNode(nodeOfGpu(gpu)); }
+    /** Rack names, in order of first appearance; nodes refer to them by index (Node::rack). */
+    const std::vector<std::string>& racks() const { return m_racks; }
+    int rackOfNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].rack; }
     /** Catalog indices of the GPU types present, in order of first appearance. */
     const std::vector<int>& presentTypes() const { return m_presentTypes; }
     int gpusOfType(int typeIndex) const;
@@ -71,6 +78,7 @@ private:
     std::vector<Node> m_nodes;
     std::vector<int> m_gpuNode;
     std::vector<int> m_presentTypes;
+    std::vector<std::string> m_racks;
     int m_totalGpus = 0;
 };
 

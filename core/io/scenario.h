@@ -6,6 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -14,6 +15,19 @@
 namespace orrery::io {
 
 inline constexpr int kScenarioVersion = 1;
+
+/** How placement slows a job down (docs/simulator.md, "Locality"; sim/locality.h). */
+struct LocalityOptions
+{
+    std::string model = "uniform"; ///< uniform (cross_node_slowdown), by_span, measured
+    /// by_span: iteration-time slowdown S (>= 1) at span node, rack, cluster per class, over the built-in classes
+    std::map<std::string, std::array<double, 3>> classes;
+    std::map<std::string, std::string> modelClasses; ///< by_span: model -> class, over the built-in map
+    std::string defaultClass;                        ///< by_span: class of unlisted models; empty = "default"
+    std::string table;                               ///< measured: a Chronus model_info.json (path)
+
+    bool operator==(const LocalityOptions&) const = default;
+};
 
 /** Simulation knobs. Defaults are Orrery's own; `gavelCompat` switches to Gavel's semantics. */
 struct ScenarioOptions
@@ -25,6 +39,7 @@ struct ScenarioOptions
     std::map<std::string, double> restartSByModel; ///< by_model: pause per model name
     double loadTimeS = 0;                          ///< paid once, at a job's first start
     double crossNodeSlowdown = 0.9;                ///< rate multiplier for a job spread over several nodes
+    LocalityOptions locality;                      ///< replaces crossNodeSlowdown unless "uniform"
     bool gavelCompat = false;
     std::string throughputs;                ///< Gavel-format throughput table (path, relative to the scenario)
     std::string referenceGpu = "v100-16gb"; ///< where trace durations were measured

@@ -4,6 +4,7 @@
 #include "io/json_reader.h"
 #include "io/limits.h"
 #include "sched/registry.h"
+#include "sim/locality.h"
 #include "sim/switch_cost.h"
 #include "util/embedded.h"
 #include "util/text.h"
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace orrery::io {
@@ -30,6 +32,28 @@ Link readLink(JsonObject& o, const std::string& bandwidthKey, double bandwidthSc
     link.latencyUs = o.nonNegativeNumber("latency_us", 5.0);
     o.finish();
     return link;
+}
+
+// Topology (docs/simulator.md, "Locality"): "rack" is one name for the whole group or one per node.
+std::vector<std::string> readRacks(JsonObject& n, int count)
+{
+    const json* r = n.member("rack");
+    if (!r)
+        return {};
+    std::vector<std::string> racks;
+    if (r->is_string())
+        racks.push_back(r->get<std::string>());
+    else if (r->is_array()) {
+        if (r->size() != static_cast<std::size_t>(count))
+            n.fail("rack", fmt::format("expected one rack name per node ({}), got {}", count, r->size()));
+        racks = n.stringList("rack");
+    } else
+        n.fail("rack", "expected a rack name or an array of one name per node, got " + describeJson(*r));
+    for (std::size_t i = 0; i < racks.size(); ++i)
+        if (util::trim(racks[i]).empty())
+            throw Error("", r->is_array() ? indexPath(n.childPath("rack"), i) : n.childPath("rack"),
+                        "expected a non-empty rack name");
+    return racks;
 }
 
 Cluster readCluster(JsonObject o, const GpuCatalog& catalog)
@@ -56,6 +80,7 @@ Cluster readCluster(JsonObject o, const GpuCatalog& catalog)
             JsonObject lo(*l, n.childPath("link"));
             g.intraLink = readLink(lo, "bandwidth_gb_s", 1.0);
         }
+        g.racks = readRacks(n, g.count);
         n.finish();
         groups.push_back(std::move(g));
     }
@@ -98,6 +123,50 @@ template <class F> auto rethrowAt(JsonObject& o, const std::string& key, F&& f)
     }
 }
 
+/**
+ * A job's elastic range (docs/simulator.md, "Elastic jobs"): `min_gpus`, `max_gpus`, `allowed_gpus`. A bound
+ * not given is the smallest / largest allowed count, else the request (`gpus`) of a fixed job, else 1 / no
+ * limit for a serverless one. Nothing given leaves the job as it was: rigid, or free for a serverless job.
+ */
+void readElastic(JsonObject& o, Job& job)
+{
+    const bool given = o.has("min_gpus") || o.has("max_gpus") || o.has("allowed_gpus");
+    if (!given)
+        return;
+    const bool fixed = job.kind == JobKind::Fixed;
+    if (const json* a = o.member("allowed_gpus")) {
+        if (!a->is_array() || a->empty())
+            o.fail("allowed_gpus", "expected a non-empty array of GPU counts, got " + describeJson(*a));
+        for (std::size_t i = 0; i < a->size(); ++i) {
+            const json& x = (*a)[i];
+            const bool ok =
+                x.is_number_integer() && x.get<long long>() >= 1 && x.get<long long>() <= limits::kMaxJobGpus;
+            if (!ok || (i > 0 && x.get<long long>() <= job.allowedGpus.back()))
+                throw Error(
+                    "", indexPath(o.childPath("allowed_gpus"), i),
+                    ok ? "expected counts in increasing order, without repeats, got " + describeJson(x)
+                       : fmt::format("expected a GPU count in [1, {}], got {}", limits::kMaxJobGpus, describeJson(x)));
+            job.allowedGpus.push_back(x.get<int>());
+        }
+    }
+    const int lowest = !job.allowedGpus.empty() ? job.allowedGpus.front() : fixed ? job.gpus : 1;
+    const int highest = !job.allowedGpus.empty() ? job.allowedGpus.back() : fixed ? job.gpus : 0;
+    job.minGpus = static_cast<int>(o.integer("min_gpus", lowest, 1, limits::kMaxJobGpus));
+    job.maxGpus = static_cast<int>(o.integer("max_gpus", highest, 1, limits::kMaxJobGpus));
+    if (job.maxGpus && job.minGpus > job.maxGpus)
+        o.fail("max_gpus", fmt::format("max_gpus {} is below min_gpus {}", job.maxGpus, job.minGpus));
+    for (std::size_t i = 0; i < job.allowedGpus.size(); ++i)
+        if (job.allowedGpus[i] < job.minGpus || (job.maxGpus && job.allowedGpus[i] > job.maxGpus))
+            throw Error("", indexPath(o.childPath("allowed_gpus"), i),
+                        fmt::format("count {} is outside min_gpus..max_gpus ({}..{})", job.allowedGpus[i], job.minGpus,
+                                    job.maxGpus));
+    const bool listed =
+        job.allowedGpus.empty() || std::binary_search(job.allowedGpus.begin(), job.allowedGpus.end(), job.gpus);
+    if (fixed && (job.gpus < job.minGpus || job.gpus > job.maxGpus || !listed))
+        o.fail("gpus", fmt::format("the request of {} GPUs is outside the job's own range ({}..{}{})", job.gpus,
+                                   job.minGpus, job.maxGpus, listed ? "" : ", not an allowed count"));
+}
+
 Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const GpuCatalog& catalog)
 {
     Job job;
@@ -109,9 +178,9 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         job.deadlineS = *d;
     if (job.deadlineS && *job.deadlineS <= job.arrivalS)
         o.fail("deadline_s", fmt::format("deadline {} is not after the arrival {}", *job.deadlineS, job.arrivalS));
-    o.allow({"model", "batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero", "flash_attn",
-             "sequence_parallel", "autocast", "fp32_grads", "gpus", "gpu_type", "duration_s", "reference_gpu",
-             "job_type", "scale_factor", "iterations"});
+    o.allow({"model",      "batch",         "micro_batch",       "seq",          "precision",  "optimizer", "recompute",
+             "zero",       "flash_attn",    "sequence_parallel", "autocast",     "fp32_grads", "gpus",      "gpu_type",
+             "duration_s", "reference_gpu", "job_type",          "scale_factor", "iterations", "arch"});
 
     const bool serverless = o.has("model");
     const bool fixed = o.has("gpus");
@@ -145,7 +214,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
             o.fail("fp32_grads",
                    "only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 training has fp32 gradients)");
         job.iterations = o.positiveNumber("iterations");
-        for (const char* k : {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor"})
+        for (const char* k : {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor", "arch"})
             if (o.has(k))
                 o.fail(k, "only fixed-request jobs (with \"gpus\") take this field");
     } else {
@@ -171,11 +240,13 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
             job.scaleFactor = static_cast<int>(o.integer("scale_factor", job.gpus, 1, limits::kMaxJobGpus));
             job.iterations = o.positiveNumber("iterations");
         }
+        job.arch = o.string("arch", "");
         for (const char* k : {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
                               "flash_attn", "sequence_parallel", "autocast", "fp32_grads"})
             if (o.has(k))
                 o.fail(k, "only serverless jobs (with \"model\") take this field");
     }
+    readElastic(o, job);
     o.finish();
     return job;
 }
@@ -253,6 +324,83 @@ GeneratorSpec readGenerator(JsonObject o, const ModelLibrary& models)
     }
     o.finish();
     return g;
+}
+
+/**
+ * `options.locality` (docs/simulator.md, "Locality"): a model name, or {"model", "classes", "model_classes",
+ * "default_class"} for by_span, {"model", "table"} for measured. Class names and slowdowns are checked when
+ * the workload is prepared (sim::LocalityModel), which also reads the table.
+ */
+LocalityOptions readLocality(const json& value, const std::string& path)
+{
+    const std::vector<std::string> models = {"uniform", "by_span", "measured"};
+    LocalityOptions l;
+    if (value.is_string()) {
+        l.model = value.get<std::string>();
+        if (std::find(models.begin(), models.end(), l.model) == models.end())
+            throw Error("", path,
+                        "expected uniform, by_span or measured (or an object with \"model\"), got \"" + l.model + "\"");
+        if (l.model == "measured")
+            throw Error("", path, "the measured model needs a table: {\"model\": \"measured\", \"table\": PATH}");
+        return l;
+    }
+    JsonObject o(value, path);
+    l.model = o.choice("model", models, "uniform");
+    if (const json* classes = o.member("classes")) {
+        if (l.model != "by_span")
+            o.fail("classes", "only the by_span model takes classes");
+        if (!classes->is_object())
+            o.fail("classes", "expected an object of class: {node, rack, cluster}, got " + describeJson(*classes));
+        for (const auto& item : classes->items()) {
+            JsonObject c(item.value(), o.childPath("classes") + "." + item.key());
+            std::array<double, 3> sl{};
+            const char* spans[] = {"node", "rack", "cluster"};
+            for (int k = 0; k < 3; ++k) {
+                sl[static_cast<std::size_t>(k)] = c.positiveNumber(spans[k]);
+                if (sl[static_cast<std::size_t>(k)] < 1)
+                    c.fail(spans[k], fmt::format("expected a slowdown S >= 1 (iteration time over that in one "
+                                                 "node's worth of ideal scaling), got {}",
+                                                 sl[static_cast<std::size_t>(k)]));
+            }
+            if (sl[1] < sl[0] || sl[2] < sl[1])
+                c.failHere("slowdowns must not fall as the span widens (node <= rack <= cluster)");
+            c.finish();
+            l.classes[item.key()] = sl;
+        }
+    }
+    if (const json* map = o.member("model_classes")) {
+        if (l.model != "by_span")
+            o.fail("model_classes", "only the by_span model takes model_classes");
+        if (!map->is_object())
+            o.fail("model_classes", "expected an object of model: class, got " + describeJson(*map));
+        JsonObject mo(*map, o.childPath("model_classes"));
+        for (const auto& item : map->items()) {
+            const std::string key = item.key();
+            l.modelClasses[key] = mo.string(key);
+        }
+        mo.finish();
+    }
+    l.defaultClass = o.string("default_class", "");
+    if (!l.defaultClass.empty() && l.model != "by_span")
+        o.fail("default_class", "only the by_span model takes default_class");
+    l.table = o.string("table", "");
+    if (l.model == "measured" && l.table.empty())
+        o.fail("table", "the measured model needs a table (a Chronus model_info.json, relative to the scenario)");
+    if (l.model != "measured" && !l.table.empty())
+        o.fail("table", "only the measured model takes a table");
+    o.finish();
+    // Unknown class names fail here rather than at run time, with their JSON path.
+    std::map<std::string, int> known;
+    for (const auto& c : sim::LocalityModel::builtinClasses())
+        known[c.first] = 1;
+    for (const auto& c : l.classes)
+        known[c.first] = 1;
+    for (const auto& [model, cls] : l.modelClasses)
+        if (!known.count(cls))
+            throw Error("", path + ".model_classes." + model, "unknown locality class \"" + cls + "\"");
+    if (!l.defaultClass.empty() && !known.count(l.defaultClass))
+        throw Error("", path + ".default_class", "unknown locality class \"" + l.defaultClass + "\"");
+    return l;
 }
 
 /**
@@ -407,6 +555,8 @@ Scenario parse(const json& doc)
         if (op.crossNodeSlowdown > 1)
             oo.fail("cross_node_slowdown",
                     fmt::format("expected a rate multiplier in (0, 1], got {}", op.crossNodeSlowdown));
+        if (const json* loc = oo.member("locality"))
+            op.locality = readLocality(*loc, oo.childPath("locality"));
         op.gavelCompat = oo.boolean("gavel_compat", false);
         op.throughputs = oo.string("throughputs", "");
         op.referenceGpu = oo.string("reference_gpu", op.referenceGpu);

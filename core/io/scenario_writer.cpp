@@ -72,6 +72,10 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
     const bool serverless = job.kind == JobKind::Serverless;
     const TrainingConfig& c = job.config;
     const bool typed = !serverless && !job.jobType.empty();
+    if (!job.allowedGpus.empty())
+        member("allowed_gpus", job.allowedGpus);
+    if (!job.arch.empty())
+        member("arch", job.arch);
     member("arrival_s", job.arrivalS);
     if (serverless && c.autocast)
         member("autocast", true);
@@ -94,8 +98,12 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("iterations", job.iterations);
     if (typed)
         member("job_type", job.jobType);
+    if (job.maxGpus)
+        member("max_gpus", job.maxGpus);
     if (serverless && c.microBatch > 0)
         member("micro_batch", c.microBatch);
+    if (job.minGpus)
+        member("min_gpus", job.minGpus);
     if (serverless)
         member("model", job.model);
     if (serverless && c.optimizer != Optimizer::Adam)
@@ -171,6 +179,10 @@ json scenarioDocument(const Scenario& s, bool withJobs)
         json n = {{"name", g.name}, {"gpu", g.gpuType}, {"count", g.count}, {"gpus_per_node", g.gpusPerNode}};
         if (g.intraLink)
             n["link"] = linkToJson(*g.intraLink, "bandwidth_gb_s", 1.0);
+        if (g.racks.size() == 1)
+            n["rack"] = g.racks.front();
+        else if (!g.racks.empty())
+            n["rack"] = g.racks;
         nodes.push_back(std::move(n));
     }
     doc["cluster"] = {{"nodes", nodes}, {"network", linkToJson(s.cluster.network(), "bandwidth_gbit_s", 8.0)}};
@@ -247,6 +259,18 @@ json scenarioOptionsToJson(const ScenarioOptions& o)
         opt["restart_s_by_model"] = o.restartSByModel;
     if (o.loadTimeS != 0)
         opt["load_time_s"] = o.loadTimeS;
+    if (o.locality != LocalityOptions{}) {
+        json l = {{"model", o.locality.model}};
+        for (const auto& [name, s] : o.locality.classes)
+            l["classes"][name] = {{"node", s[0]}, {"rack", s[1]}, {"cluster", s[2]}};
+        if (!o.locality.modelClasses.empty())
+            l["model_classes"] = o.locality.modelClasses;
+        if (!o.locality.defaultClass.empty())
+            l["default_class"] = o.locality.defaultClass;
+        if (!o.locality.table.empty())
+            l["table"] = o.locality.table;
+        opt["locality"] = std::move(l);
+    }
     return opt;
 }
 

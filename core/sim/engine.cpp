@@ -54,6 +54,8 @@ void Engine::assign(int j, const std::vector<int>& list)
         fail(fmt::format("job \"{}\" already holds GPUs; release it before assigning new ones", id));
     if (list.empty())
         fail(fmt::format("empty allocation for job \"{}\"", id));
+    if (!w.accepts(j, static_cast<int>(list.size())))
+        failRange(j, static_cast<int>(list.size()));
     const int total = w.cluster().totalGpus();
     for (int g : list) {
         if (g < 0 || g >= total)
@@ -104,34 +106,38 @@ void Engine::release(int j)
     gpus[i].clear();
 }
 
-double Engine::allocationRate(int j, const std::vector<int>& list, int* typeOut, int* nodesOut) const
+// ---- elastic ranges and restart accounting (docs/simulator.md, "Elastic jobs") ----------------------------
+void Engine::failRange(int j, int count) const
 {
-    // GPUs are numbered node by node, and `list` is sorted: nodes and types change only between runs.
-    const int count = static_cast<int>(list.size());
-    int nodes = 0;
-    int lastNode = -1;
-    int type = -1;
-    double r = std::numeric_limits<double>::infinity();
-    for (int g : list) {
-        const int node = w.cluster().nodeOfGpu(g);
-        if (node == lastNode)
-            continue;
-        lastNode = node;
-        ++nodes;
-        const int t = w.typeOfNode(node);
-        if (type == -1)
-            type = t;
-        else if (type != t)
-            type = -2;
-        r = std::min(r, w.rate(j, t, count));
+    const auto& s = w.job(j);
+    const auto& allowed = w.jobs()[static_cast<std::size_t>(j)].allowedGpus;
+    std::string range = s.minGpus == s.maxGpus                         ? fmt::format("exactly {}", s.minGpus)
+                        : s.maxGpus == std::numeric_limits<int>::max() ? fmt::format("at least {}", s.minGpus)
+                                                                       : fmt::format("{} to {}", s.minGpus, s.maxGpus);
+    if (!allowed.empty()) {
+        range = "one of";
+        for (std::size_t k = 0; k < allowed.size(); ++k)
+            range += (k ? ", " : " ") + std::to_string(allowed[k]);
     }
-    if (nodes > 1)
-        r *= opt.crossNodeSlowdown;
-    if (typeOut)
-        *typeOut = type;
-    if (nodesOut)
-        *nodesOut = nodes;
-    return r;
+    fail(fmt::format("job \"{}\" runs on {} GPUs, not {} (its elastic range)", w.jobs()[static_cast<std::size_t>(j)].id,
+                     range, count));
+}
+
+void Engine::noteRestartPause(std::size_t i, bool first, double pause)
+{
+    // A pause cut short by another change was lost only up to now.
+    if (restartPaused[i] && resumeAt[i] > now)
+        restartLostS[i] -= resumeAt[i] - now;
+    restartPaused[i] = !first && pause > 0;
+    if (restartPaused[i])
+        restartLostS[i] += pause;
+}
+
+double Engine::restartLostAt(int j) const
+{
+    const auto i = static_cast<std::size_t>(j);
+    const double ahead = restartPaused[i] && resumeAt[i] > now ? resumeAt[i] - now : 0.0;
+    return restartLostS[i] - ahead;
 }
 
 void Engine::closeInterval(int g, int j)
@@ -178,6 +184,7 @@ void Engine::commit()
             continue;
         ++version[i];
         if (cur.empty()) {
+            noteRestartPause(i, true, 0);
             listRemove(running, runPos, j);
             listAdd(queued, queuePos, j);
             status[i] = JobStatus::Queued;
@@ -190,9 +197,10 @@ void Engine::commit()
             listAdd(running, runPos, j);
         }
         status[i] = JobStatus::Running;
-        int type = -1;
-        int nodes = 0;
-        rate[i] = allocationRate(j, cur, &type, &nodes);
+        const AllocationRate alloc = w.allocationRate(j, cur);
+        rate[i] = alloc.rate;
+        const int type = alloc.type;
+        const int nodes = alloc.nodes;
         const bool first = startS[i] < 0;
         auto& rec = result.jobs[i];
         if (first) {
@@ -204,8 +212,10 @@ void Engine::commit()
         } else {
             ++rec.restarts;
         }
-        resumeAt[i] = now + SwitchCost(opt).pauseS({first, static_cast<int>(old.size()), static_cast<int>(cur.size()),
-                                                    false, w.jobs()[i].model});
+        const double pause = SwitchCost(opt).pauseS(
+            {first, static_cast<int>(old.size()), static_cast<int>(cur.size()), false, w.jobs()[i].model});
+        noteRestartPause(i, first, pause);
+        resumeAt[i] = now + pause;
         progressAt[i] = now;
         allocSince[i] = now;
         heap.push({finishTime(j), Completion, j, version[i]});

@@ -65,6 +65,8 @@ public:
         queuePos.assign(n, -1);
         runPos.assign(n, -1);
         touched.assign(n, 0);
+        restartLostS.assign(n, 0);
+        restartPaused.assign(n, 0);
         oldGpus.resize(n);
         roundStartRemaining.assign(n, std::numeric_limits<double>::infinity());
         stepFloor.assign(n, 0);
@@ -119,6 +121,10 @@ public:
         return now > from ? std::max(stepFloor[i], remaining[i] - rate[i] * (now - from)) : remaining[i];
     }
 
+    /** Pause seconds paid for restarts so far, up to now (View::restartLostS). */
+    double restartLostAt(int j) const;
+    int restartsOf(int j) const { return result.jobs[static_cast<std::size_t>(j)].restarts; }
+
     // ---- Decision operations -------------------------------------------------------------------------------
     std::vector<int> findGpus(int j, int type) const;
     void assign(int j, const std::vector<int>& list);
@@ -147,6 +153,8 @@ public:
     std::vector<std::uint32_t> version;
     std::vector<std::vector<int>> gpus;
     std::vector<int> queuePos, runPos, queued, running;
+    std::vector<double> restartLostS; ///< restart pauses charged (elastic block)
+    std::vector<char> restartPaused;  ///< whether the current pause is a restart's
 
 private:
     [[noreturn]] void fail(const std::string& what) const
@@ -158,7 +166,8 @@ private:
     void commit();
     void finish(int j);
     void decide();
-    double allocationRate(int j, const std::vector<int>& list, int* typeOut, int* nodesOut) const;
+    [[noreturn]] void failRange(int j, int count) const;
+    void noteRestartPause(std::size_t i, bool first, double pause);
     void openInterval(int g) { gpuOpenSince[static_cast<std::size_t>(g)] = now; }
     void closeInterval(int g, int j);
     void sampleUtilization();

@@ -3,6 +3,7 @@
 #include "estimate/plan.h"
 #include "io/scenario.h"
 #include "sched/marp_plans.h"
+#include "workload/gpu_range.h"
 
 #include <algorithm>
 #include <map>
@@ -39,8 +40,11 @@ public:
 
     int demand(const workload::Job& job) const override
     {
-        const auto& plans = plansFor(job);
-        return plans.empty() ? 0 : plans.front().count;
+        // The best-ranked plan within the job's elastic range (any plan when it declares none).
+        for (const auto& plan : plansFor(job))
+            if (workload::acceptsGpus(job, plan.count))
+                return plan.count;
+        return 0;
     }
 
     double rate(const workload::Job& job, const hardware::GpuType& gpu, int count) const override

@@ -13,7 +13,8 @@ namespace orrery::sim {
 /**
  * Serverless jobs (model + training config). A baseline policy sees such a
  * job as a request for its best feasible plan: demand() is the GPU count of
- * the top-ranked plan of estimate::rankPlans over the cluster's GPU types.
+ * the top-ranked plan of estimate::rankPlans over the cluster's GPU types
+ * (the best-ranked one within the job's elastic range, when it declares one).
  * rate() on `count` GPUs of a type is 1 / iteration time from
  * estimate::estimateThroughput with the parallelism of the best plan of that
  * count on that type, 0 when no plan of that count fits in that type's

@@ -1,11 +1,14 @@
 #include "sim/prepared_workload.h"
 
 #include "io/error.h"
+#include "workload/gpu_range.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 
 namespace orrery::sim {
 
@@ -19,7 +22,10 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
         m_options.restartModel = "constant";
         m_options.loadTimeS = 0;
         m_options.crossNodeSlowdown = 1;
+        m_options.locality = {};
     }
+    m_locality = LocalityModel(m_options);
+    m_hasRacks = !m_cluster.racks().empty();
     const auto& present = m_cluster.presentTypes();
     const auto& catalogTypes = m_cluster.catalog().types();
     std::vector<int> simTypeOfCatalog(catalogTypes.size(), -1);
@@ -50,6 +56,13 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
             throw Error("", where, fmt::format("job \"{}\" has no work to do (got {})", job.id, s.work));
         if (s.demand < 1)
             throw Error("", where, fmt::format("job \"{}\": no feasible GPU request", job.id));
+        s.minGpus = workload::minGpusOf(job);
+        s.maxGpus = workload::maxGpusOf(job);
+        s.localityKey = m_locality.keyOf(job);
+        if (!workload::acceptsGpus(job, s.demand))
+            throw Error("", where,
+                        fmt::format("job \"{}\": its request of {} GPUs is outside its own range ({}..{})", job.id,
+                                    s.demand, s.minGpus, s.maxGpus));
         if (!job.gpuType.empty()) {
             const int ci = m_cluster.catalog().indexOf(job.gpuType);
             s.requiredType = ci < 0 ? -1 : simTypeOfCatalog[static_cast<std::size_t>(ci)];
@@ -71,13 +84,25 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
                 allowedGpus += m_gpusOfType[t];
                 fastest = std::max(fastest, r);
             }
-            if (r > 0 && m_gpusOfType[t] >= s.demand) {
-                const double eff = s.demand > m_maxPerNode[t] ? r * m_options.crossNodeSlowdown : r;
-                best = std::max(best, eff);
+            if (r > 0 && m_gpusOfType[t] >= s.demand)
+                best = std::max(best, r * packedFactor(s, s.demand, m_maxPerNode[t]));
+        }
+        if (best <= 0 && allowedGpus >= s.demand) // a lower bound: a mix runs at its slowest type
+            best = fastest * m_locality.factor(s.localityKey, s.demand, 2, m_hasRacks ? Span::Rack : Span::Cluster);
+        // An elastic job may be faster on another count of its range: its ideal is the best of them.
+        const bool elastic = job.minGpus > 0 || job.maxGpus > 0 || !job.allowedGpus.empty();
+        const int top = std::min(s.maxGpus, m_cluster.totalGpus());
+        for (int c = s.minGpus; elastic && c <= top; ++c) {
+            if (c == s.demand || !workload::acceptsGpus(job, c))
+                continue;
+            for (std::size_t t = 0; t < nt; ++t) {
+                if (m_gpusOfType[t] < c || (s.requiredType >= 0 && static_cast<int>(t) != s.requiredType))
+                    continue;
+                const double r = m_source->rate(job, *m_types[t], c);
+                if (std::isfinite(r) && r > 0)
+                    best = std::max(best, r * packedFactor(s, c, m_maxPerNode[t]));
             }
         }
-        if (best <= 0 && allowedGpus >= s.demand)
-            best = fastest * m_options.crossNodeSlowdown; // a lower bound: a mix runs at its slowest type
         if (best <= 0)
             throw Error("", where,
                         fmt::format("job \"{}\" ({} GPUs) cannot run on this cluster: it has a throughput on only {} "
@@ -87,9 +112,91 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
     }
 }
 
+double PreparedWorkload::packedFactor(const SimJob& s, int count, int perNode) const
+{
+    // The most compact placement of `count` GPUs: one node when they fit, else the fewest nodes, in a rack
+    // when the cluster has racks (a bound: no span can do better).
+    if (count <= perNode)
+        return 1.0;
+    const int nodes = (count + perNode - 1) / perNode;
+    return m_locality.factor(s.localityKey, count, nodes, m_hasRacks ? Span::Rack : Span::Cluster);
+}
+
+bool PreparedWorkload::accepts(int j, int count) const
+{
+    const auto& s = job(j);
+    if (count == s.demand)
+        return true;
+    return workload::acceptsGpus(m_jobs[static_cast<std::size_t>(j)], count);
+}
+
+int PreparedWorkload::usableGpus(int j, int count) const
+{
+    const auto& s = job(j);
+    if (count == s.demand)
+        return count;
+    if (count < s.minGpus)
+        return 0;
+    count = std::min(count, s.maxGpus);
+    const auto& allowed = m_jobs[static_cast<std::size_t>(j)].allowedGpus;
+    if (allowed.empty())
+        return count;
+    const auto it = std::upper_bound(allowed.begin(), allowed.end(), count);
+    return it == allowed.begin() ? 0 : *std::prev(it);
+}
+
+AllocationRate PreparedWorkload::allocationRate(int j, const std::vector<int>& list) const
+{
+    AllocationRate out;
+    if (list.empty())
+        return out;
+    // GPUs are numbered node by node; in a sorted list, nodes and types change only between runs.
+    const std::vector<int>* gpus = &list;
+    std::vector<int> sorted;
+    if (!std::is_sorted(list.begin(), list.end())) {
+        sorted = list;
+        std::sort(sorted.begin(), sorted.end());
+        gpus = &sorted;
+    }
+    const int count = static_cast<int>(gpus->size());
+    const int used = j >= 0 ? usableGpus(j, count) : count;
+    int lastNode = -1;
+    int rack = -2; // -2: not seen yet
+    bool oneRack = true;
+    double r = std::numeric_limits<double>::infinity();
+    for (int g : *gpus) {
+        const int node = m_cluster.nodeOfGpu(g);
+        if (node == lastNode)
+            continue;
+        lastNode = node;
+        ++out.nodes;
+        const int nodeRack = m_cluster.rackOfNode(node);
+        if (rack == -2)
+            rack = nodeRack;
+        else if (nodeRack != rack || nodeRack < 0)
+            oneRack = false;
+        const int t = typeOfNode(node);
+        if (out.type == -1)
+            out.type = t;
+        else if (out.type != t)
+            out.type = -2;
+        if (j >= 0)
+            r = std::min(r, used > 0 ? rate(j, t, used) : 0.0);
+    }
+    out.span = count == 1 ? Span::Gpu : out.nodes == 1 ? Span::Node : oneRack && rack >= 0 ? Span::Rack : Span::Cluster;
+    if (j >= 0)
+        out.rate = r * m_locality.factor(job(j).localityKey, used, out.nodes, out.span);
+    return out;
+}
+
 double PreparedWorkload::rate(int j, int t, int count) const
 {
     const auto& s = job(j);
+    if (count == s.demand)
+        return rate(j, t);
+    count = usableGpus(j, count); // a job cannot use more than its range: the sources cap at max_gpus
+    if (count == 0)
+        return 0;
     if (count == s.demand)
         return rate(j, t);
     if (s.requiredType >= 0 && s.requiredType != t)

@@ -2,6 +2,7 @@
 
 #include "hardware/cluster.h"
 #include "io/scenario.h"
+#include "sim/locality.h"
 #include "sim/throughput.h"
 #include "workload/job.h"
 
@@ -20,7 +21,19 @@ struct SimJob
     int requiredType = -1; ///< sim type index the job must run on, -1 = any
     double priority = 1;
     double idealS =
-        0; ///< run time alone on its best allocation of `demand` GPUs (a lower bound when it must mix types)
+        0;           ///< run time alone on its best allocation of `demand` GPUs (a lower bound when it must mix types)
+    int minGpus = 1; ///< elastic range (docs/simulator.md, "Elastic jobs"); rigid: minGpus = maxGpus = demand
+    int maxGpus = 1; ///< INT_MAX: no limit (a serverless job without a declared range)
+    int localityKey = -1; ///< its row in the locality model
+};
+
+/** What the engine makes of a set of GPUs for one job (PreparedWorkload::allocationRate). */
+struct AllocationRate
+{
+    double rate = 0;       ///< work units per second; 0 = it cannot run there
+    int type = -1;         ///< sim type, -2 when the GPUs are of several types
+    int nodes = 0;         ///< nodes spanned
+    Span span = Span::Gpu; ///< how far it spreads
 };
 
 /**
@@ -58,6 +71,20 @@ public:
     }
     /** Rate on `count` GPUs of type t within one node (asks the source when count differs from the demand). */
     double rate(int j, int t, int count) const;
+    /** Whether job j runs on exactly `count` GPUs (its elastic range; rigid jobs: their demand). */
+    bool accepts(int j, int count) const;
+    /** GPUs job j uses of an allocation of `count`: the largest count it accepts up to `count`, 0 if none. */
+    int usableGpus(int j, int count) const;
+    /**
+     * Rate of job j on exactly these GPUs (sorted or not): the slowest type's rate on the GPUs it uses,
+     * times the locality factor of their span. The one composition: the engine commits this rate, and
+     * View::rateOn answers it for hypothetical allocations.
+     */
+    AllocationRate allocationRate(int j, const std::vector<int>& gpus) const;
+    const LocalityModel& locality() const { return m_locality; }
+    /** How far GPUs spread: one GPU, one node, one rack, or more (allocationRate with no job). */
+    Span spanOf(const std::vector<int>& gpus) const { return allocationRate(-1, gpus).span; }
+
     /** Fastest type for job j (by rate on its demand), -1 when none. */
     int fastestType(int j) const;
     /** Whether job j may run on type t at all (rate > 0 and its type requirement). */
@@ -78,6 +105,10 @@ private:
     std::vector<int> m_nodeType;
     std::vector<SimJob> m_sim;
     std::vector<double> m_rate;
+    LocalityModel m_locality;
+    bool m_hasRacks = false;
+
+    double packedFactor(const SimJob& s, int count, int perNode) const;
 };
 
 } // namespace orrery::sim

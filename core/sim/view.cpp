@@ -71,6 +71,14 @@ double View::endS(int j) const
 {
     return m_e->endS[static_cast<std::size_t>(j)];
 }
+int View::restarts(int j) const
+{
+    return m_e->restartsOf(j);
+}
+double View::restartLostS(int j) const
+{
+    return m_e->restartLostAt(j);
+}
 const std::vector<int>& View::queued() const
 {
     return m_e->queued;

@@ -58,6 +58,19 @@ public:
     double startS(int j) const;
     double endS(int j) const;
 
+    // ---- elastic jobs and locality (docs/simulator.md, "Elastic jobs", "Locality") ----
+    /** Whether job j runs on exactly `count` GPUs (its elastic range); the engine refuses any other count. */
+    bool accepts(int j, int count) const { return workload().accepts(j, count); }
+    /**
+     * Rate job j would have on exactly these GPUs: type mix, nodes spanned, locality, its range (a count
+     * above its max gives the rate at its max). The engine commits this same rate when it is assigned them.
+     */
+    double rateOn(int j, const std::vector<int>& gpus) const { return workload().allocationRate(j, gpus).rate; }
+    /** Allocation changes after its first start, so far. */
+    int restarts(int j) const;
+    /** Seconds of restart pause paid so far, up to now (time lost to restarts). */
+    double restartLostS(int j) const;
+
     /** Arrived, unfinished jobs without GPUs (unordered: policies keep their own order). */
     const std::vector<int>& queued() const;
     /** Jobs holding GPUs (unordered). */

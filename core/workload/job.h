@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace orrery::workload {
 
@@ -40,6 +41,13 @@ struct Job
     int scaleFactor = 1;      ///< Gavel: GPUs the job type was profiled with
 
     double iterations = 0; ///< serverless and table jobs
+
+    // Elastic range (docs/simulator.md, "Elastic jobs"); 0 / empty = not declared: a fixed job runs on exactly
+    // `gpus`, a serverless job on any count its plans allow.
+    int minGpus = 0;
+    int maxGpus = 0;
+    std::vector<int> allowedGpus; ///< the only counts it accepts (sorted), within [minGpus, maxGpus]
+    std::string arch;             ///< model architecture of a fixed job (vgg16), for locality tables
 
     bool operator==(const Job&) const = default;
 };

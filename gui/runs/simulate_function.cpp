@@ -1,11 +1,10 @@
 #include "runs/simulate_function.h"
 
 #include "io/error.h"
-#include "io/workload_loader.h"
 #include "sched/registry.h"
 #include "sim/prepared_workload.h"
+#include "sim/run_policies.h"
 #include "sim/simulator.h"
-#include "sim/throughput.h"
 #include "util/progress.h"
 
 namespace orrery::gui {
@@ -17,12 +16,9 @@ SimulateFunction coreSimulateFunction()
         auto policy = sched::makePolicy(policyName); // unknown names fail before any work
         context.reportProgress(0.0, "preparing");
         // Inline jobs plus any trace or generator, expanded here on the worker: imports can be large.
-        const auto table = sim::loadGavelTable(scenario);
-        std::vector<workload::Job> jobs = io::loadJobs(scenario, table);
-        if (jobs.empty())
+        const sim::PreparedWorkload prepared = sim::prepareScenario(scenario);
+        if (prepared.jobCount() == 0)
             throw Error("the scenario has no jobs to run (add a job mix in the Workload panel)");
-        sim::PreparedWorkload prepared(scenario.cluster, std::move(jobs), sim::makeScenarioThroughput(scenario, table),
-                                       scenario.options);
         util::Progress progress;
         progress.report = [&context](double fraction) { context.reportProgress(fraction); };
         progress.stop = context.stopToken();

@@ -6,7 +6,9 @@
 #include "sched/registry.h"
 #include "sim/simulator.h"
 
+#include <algorithm>
 #include <map>
+#include <memory>
 
 using namespace orrery;
 
@@ -73,6 +75,87 @@ std::vector<std::string> propertySpecs()
     specs.push_back("max_min_fairness_perf:round_s=60:restart_penalty_s=5");
     return specs;
 }
+
+/** Gives some jobs an elastic range around their request: [min, max], sometimes only listed counts. */
+void addRanges(Case& c, int maxCount)
+{
+    for (auto& job : c.jobs) {
+        if (*rc::gen::inRange(0, 2) == 0)
+            continue;
+        job.minGpus = *rc::gen::inRange(1, job.gpus + 1);
+        job.maxGpus = *rc::gen::inRange(job.gpus, std::max(job.gpus, maxCount) + 1);
+        if (*rc::gen::inRange(0, 3) == 0) {
+            for (int n = job.minGpus; n <= job.maxGpus; ++n)
+                if (n == job.gpus || n == job.minGpus || n == job.maxGpus || *rc::gen::inRange(0, 3) == 0)
+                    job.allowedGpus.push_back(n);
+        }
+    }
+}
+
+/**
+ * An elastic test policy: each queued job starts on the largest count of its range that one type has free
+ * (its demand on a mix when no single type fits), and every other decision one running job below its
+ * maximum is resized to the most it can get. It checks that the engine commits the rate View::rateOn predicted.
+ */
+class ElasticGreedy : public sched::Policy
+{
+public:
+    std::string name() const override { return "elastic_greedy"; }
+    void schedule(sim::Decision& d) override
+    {
+        const auto& v = d.view();
+        if (m_predicted.empty())
+            m_predicted.assign(static_cast<std::size_t>(v.jobCount()), -1);
+        for (int j : v.running())
+            if (m_predicted[static_cast<std::size_t>(j)] >= 0)
+                RC_ASSERT(v.currentRate(j) == m_predicted[static_cast<std::size_t>(j)]);
+        if (++m_calls % 2 == 0 && !v.running().empty()) {
+            const int j = *std::min_element(v.running().begin(), v.running().end());
+            const int t = v.typeOf(j);
+            const int held = static_cast<int>(v.gpusOf(j).size());
+            if (t >= 0) {
+                const int bigger = largest(v, j, held + v.freeGpus(t));
+                if (bigger > held) {
+                    d.release(j);
+                    start(d, j, v.state().pick(bigger, t));
+                }
+            }
+        }
+        std::vector<int> queued = v.queued();
+        std::sort(queued.begin(), queued.end());
+        for (int j : queued) {
+            int bestType = -1, bestCount = 0;
+            for (int t = 0; t < v.typeCount(); ++t) {
+                if (!v.workload().allowed(j, t))
+                    continue;
+                const int n = largest(v, j, v.freeGpus(t));
+                if (n > bestCount && v.workload().rate(j, t, n) > 0)
+                    bestType = t, bestCount = n;
+            }
+            if (bestType >= 0)
+                start(d, j, v.state().pick(bestCount, bestType));
+            else if (auto mixed = d.findGpus(j); !mixed.empty())
+                start(d, j, mixed);
+        }
+    }
+
+private:
+    static int largest(const sim::View& v, int j, int limit)
+    {
+        for (int n = std::min(limit, v.job(j).maxGpus); n >= v.job(j).minGpus; --n)
+            if (v.accepts(j, n))
+                return n;
+        return 0;
+    }
+    void start(sim::Decision& d, int j, const std::vector<int>& gpus)
+    {
+        m_predicted[static_cast<std::size_t>(j)] = d.view().rateOn(j, gpus);
+        d.assign(j, gpus);
+    }
+
+    std::vector<double> m_predicted;
+    int m_calls = 0;
+};
 
 } // namespace
 
@@ -148,6 +231,44 @@ private slots:
                         RC_ASSERT(r2.jobs[j].endS == r.jobs[j].endS);
                 }
             });
+    }
+
+    void elasticRangesRespected()
+    {
+        ORRERY_CHECK_PROPERTY("every allocation within its job's range, rateOn = committed rate, JCT >= ideal", [] {
+            Case c = *genCase();
+            c.options.gavelCompat = false;
+            int total = 0;
+            for (const auto& [type, nodes, perNode] : c.groups)
+                total += nodes * perNode;
+            addRanges(c, total);
+            const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
+            std::vector<std::unique_ptr<sched::Policy>> policies;
+            policies.push_back(std::make_unique<ElasticGreedy>());
+            for (const auto& spec : propertySpecs())
+                policies.push_back(sched::makePolicy(spec));
+            for (auto& policy : policies) {
+                const auto r = sim::simulate(w, *policy, 1);
+                // GPUs a job holds at each instant its allocation can change (an interval's start or end).
+                std::map<int, std::vector<const sim::AllocationInterval*>> byJob;
+                for (const auto& in : r.intervals)
+                    byJob[in.job].push_back(&in);
+                for (const auto& [j, list] : byJob)
+                    for (const auto* at : list)
+                        for (const double t : {at->startS, at->endS}) {
+                            int held = 0;
+                            for (const auto* in : list)
+                                held += in->startS <= t && t < in->endS;
+                            if (held > 0 && !w.accepts(j, held))
+                                RC_LOG() << policy->name() << " job " << j << " holds " << held << "\n";
+                            RC_ASSERT(held == 0 || w.accepts(j, held));
+                        }
+                for (const auto& rec : r.jobs) {
+                    RC_ASSERT(rec.finished());
+                    RC_ASSERT(rec.jctS() >= rec.idealS * (1 - 1e-9));
+                }
+            }
+        });
     }
 
     void intervalsOfAJobOnAGpuAreMerged()
