@@ -63,8 +63,46 @@ void BM_MemoryEstimate(benchmark::State& state)
         benchmark::DoNotOptimize(estimate::estimateMemory(model, config, {8, 4, 2}));
 }
 
+void BM_ThroughputEstimate(benchmark::State& state)
+{
+    const auto& model = workload::ModelLibrary::builtin().at("llama2-13b");
+    workload::TrainingConfig config;
+    config.globalBatch = 64;
+    config.microBatch = 1;
+    config.flashAttention = true;
+    estimate::PlanTarget target;
+    target.gpu = &hardware::GpuCatalog::builtin().at("h100-sxm");
+    target.intraNode = target.gpu->intraLink;
+    target.interNode = {hardware::LinkKind::InfiniBand, 25, 5};
+    for (auto _ : state)
+        benchmark::DoNotOptimize(estimate::estimateThroughput(model, config, {8, 4, 2}, target));
+}
+
+// rankPlans over every type of the catalog (the 25 of data/gpus.json), no pipelines.
+void BM_PlansWholeCatalog(benchmark::State& state)
+{
+    const auto& types = hardware::GpuCatalog::builtin().types();
+    const auto targets = estimate::targetsFromTypes(types, 64, {hardware::LinkKind::InfiniBand, 25, 5});
+    const auto& model = workload::ModelLibrary::builtin().at("llama2-13b");
+    workload::TrainingConfig config;
+    config.globalBatch = 64;
+    config.seq = 4096;
+    config.microBatch = 1;
+    config.flashAttention = true;
+    std::size_t plans = 0;
+    for (auto _ : state) {
+        auto result = estimate::rankPlans(model, config, targets);
+        plans = result.size();
+        benchmark::DoNotOptimize(result);
+    }
+    state.counters["types"] = double(targets.size());
+    state.counters["plans"] = double(plans);
+}
+
 } // namespace
 
+BENCHMARK(BM_ThroughputEstimate)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_PlansWholeCatalog)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlansLlama2_13B)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlansGpt2_7B)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlansLlama2_70B_Pipeline)->Unit(benchmark::kMicrosecond);

@@ -40,7 +40,8 @@ void registerMemoryCommand(CLI::App& app)
                               {"slack_gib", m.slackGiB},
                               {"allocated_gib", m.allocatedGiB()},
                               {"reserved_gib", m.reservedGiB()},
-                              {"total_gib", m.totalGiB()}};
+                              {"total_gib", m.totalGiB()},
+                              {"device_gib", m.totalGiB()}};
         double capacityGiB = 0;
         if (!args->gpu.empty()) {
             estimate::PlanTarget target;

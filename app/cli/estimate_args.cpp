@@ -20,10 +20,17 @@ void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout)
     }
     cmd->add_option("--zero", args.zero, "ZeRO stage over the data-parallel group: 0, 1, 2 or 3")
         ->capture_default_str();
-    cmd->add_option("--recompute", args.recompute, "Activation recomputation: none, selective or full")
+    cmd->add_option("--recompute", args.recompute, "Activation recomputation: none, selective, full or selective_op")
         ->capture_default_str();
     cmd->add_option("--precision", args.precision, "bf16, fp16 (mixed precision) or fp32")->capture_default_str();
-    cmd->add_option("--optimizer", args.optimizer, "adam, adamw or sgd")->capture_default_str();
+    cmd->add_option("--optimizer", args.optimizer, "adam, adamw, sgd, adam8bit or adafactor")->capture_default_str();
+    cmd->add_option("--framework", args.framework,
+                    "Training framework: megatron, deepspeed, fsdp, hf or litgpt (kernels, overheads, defaults)")
+        ->capture_default_str();
+    cmd->add_flag("--pure-half", args.pureHalf,
+                  "bf16-true: weights, gradients and optimizer states in bf16/fp16, no fp32 master copy");
+    cmd->add_flag("--offload-optimizer", args.offloadOptimizer,
+                  "Optimizer states and master weights in host memory, stepped on the CPU (ZeRO-Offload)");
     cmd->add_flag("--flash-attn", args.flashAttention, "Flash attention (no s^2 attention scores kept)");
     cmd->add_flag("--sequence-parallel", args.sequenceParallel, "Megatron sequence parallelism (with --tp > 1)");
     cmd->add_flag("--autocast", args.autocast,
@@ -68,6 +75,11 @@ workload::TrainingConfig trainingConfig(const EstimateArgs& args)
     c.recompute = named("--recompute", workload::recomputeFromString, args.recompute);
     c.precision = named("--precision", workload::precisionFromString, args.precision);
     c.optimizer = named("--optimizer", workload::optimizerFromString, args.optimizer);
+    c.framework = named("--framework", workload::frameworkFromString, args.framework);
+    c.pureHalf = args.pureHalf;
+    c.offloadOptimizer = args.offloadOptimizer;
+    if (c.pureHalf && (c.precision == workload::Precision::FP32 || c.autocast))
+        throw Error("", "--pure-half", "only meaningful with --precision bf16 or fp16 and without --autocast");
     if (c.fp32Grads && c.precision == workload::Precision::FP32)
         throw Error("", "--fp32-grads",
                     "only meaningful with --precision bf16 or fp16 (fp32 training has fp32 gradients)");

@@ -29,6 +29,9 @@ struct EstimateArgs
     bool sequenceParallel = false;
     bool autocast = false;
     bool fp32Grads = false;
+    std::string framework = "megatron";
+    bool pureHalf = false;
+    bool offloadOptimizer = false;
     std::string mode = "full";
     std::string gpu;
     bool json = false;

@@ -1,4 +1,5 @@
 #include "estimate/model_terms.h"
+#include "estimate/operator_time.h"
 
 #include "io/error.h"
 
@@ -21,8 +22,8 @@ LayerProfile profileLayers(const workload::ModelSpec& model, const workload::Tra
     const double e = elementBytes(config.precision);
     const StateBytes bytes = stateBytes(config);
     const double perParam = bytes.weights + bytes.gradients + bytes.optimizer;
-    const double rate = (config.precision == workload::Precision::FP32 ? gpu.fp32TFlops : gpu.fp16TFlops) * 1e12 *
-                        achievableEfficiency(gpu);
+    const KernelRates rates = kernelRates(gpu, config.precision);
+    const FrameworkProfile& framework = frameworkProfile(config.framework);
     const bool full = config.recompute == workload::Recompute::Full;
     const double allReduceS = ringAllReduceS(e * tokens * h, tp, gpu.intraLink);
     const bool dropout = hasDropout(model);
@@ -34,18 +35,22 @@ LayerProfile profileLayers(const workload::ModelSpec& model, const workload::Tra
     embedding.stateBytes = embedding.parameterCount * perParam;
     embedding.activationBytes = dropout ? tokens * h / (sp ? tp : 1) : 0.0;
     embedding.outputBytes = e * tokens * h;
-    embedding.forwardS = tp > 1 ? allReduceS : 0.0; // vocab-parallel lookup ends in an all-reduce
-    embedding.backwardS = 0;
+    const PassTimes embeddingTime = embeddingPassTimes(model, config, s, b, tp, rates, framework);
+    // The host bound is spread over the passes in proportion to their GPU time.
+    const auto scaled = [](const PassTimes& t, double gpu) { return t.gpuS() > 0 ? gpu * t.wallS() / t.gpuS() : 0.0; };
+    embedding.forwardS = scaled(embeddingTime, embeddingTime.forwardS) +
+                         (tp > 1 ? allReduceS : 0.0); // vocab-parallel lookup ends in an all-reduce
+    embedding.backwardS = scaled(embeddingTime, embeddingTime.backwardS);
     profile.layers.push_back(embedding);
 
     const double layerFwd = tokens * layerForwardFlopsPerToken(model, s);
-    const double layerRe = tokens * layerRecomputeFlopsPerToken(model, s, config.recompute);
+    const PassTimes layerTime = layerPassTimes(model, config, s, b, tp, rates, framework);
     for (int i = 0; i < model.layers; ++i) {
         LayerCost layer;
         layer.name = fmt::format("layer{}", i);
         layer.flopsForward = layerFwd / tp;
-        layer.forwardS = layerFwd / tp / rate + 2 * allReduceS;
-        layer.backwardS = (2 * layerFwd + layerRe) / tp / rate + (full ? 4 : 2) * allReduceS;
+        layer.forwardS = scaled(layerTime, layerTime.forwardS) + 2 * allReduceS;
+        layer.backwardS = scaled(layerTime, layerTime.backwardS + layerTime.recomputeS) + (full ? 4 : 2) * allReduceS;
         layer.parameterCount = layerParamsPerGpu(model, tp);
         layer.stateBytes = layer.parameterCount * perParam;
         layer.activationBytes = layerActivationBytes(model, config, s, b, tp);
@@ -57,8 +62,9 @@ LayerProfile profileLayers(const workload::ModelSpec& model, const workload::Tra
     head.name = "head";
     const double headFwd = tokens * headForwardFlopsPerToken(model);
     head.flopsForward = headFwd / tp;
-    head.forwardS = headFwd / tp / rate;
-    head.backwardS = 2 * headFwd / tp / rate;
+    const PassTimes headTime = headPassTimes(model, config, s, b, tp, rates, framework);
+    head.forwardS = scaled(headTime, headTime.forwardS);
+    head.backwardS = scaled(headTime, headTime.backwardS);
     // With tied embeddings the head reuses the embedding matrix; listed here as the copy a separate
     // last stage needs (count it once when the head shares a stage with the embedding).
     head.parameterCount = V * h / tp + (model.bias ? 2 : 1) * h;

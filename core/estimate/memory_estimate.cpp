@@ -54,7 +54,8 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
     // ZeRO (Rajbhandari et al. 2020, sec. 5): stage 1 shards optimizer states, 2 adds gradients, 3 weights.
     m.weightsGiB = params * bytes.weights / (config.zeroStage >= 3 ? d : 1) / kGiB;
     m.gradientsGiB = params * bytes.gradients / (config.zeroStage >= 2 ? d : 1) / kGiB;
-    m.optimizerGiB = params * bytes.optimizer / (config.zeroStage >= 1 ? d : 1) / kGiB;
+    // ZeRO-Offload keeps the fp32 master and the moments in host memory (Ren et al. 2021).
+    m.optimizerGiB = config.offloadOptimizer ? 0.0 : params * bytes.optimizer / (config.zeroStage >= 1 ? d : 1) / kGiB;
 
     const double s = shape.seq, b = shape.microBatch, h = model.hidden, V = model.vocab;
     const double e = elementBytes(config.precision);

@@ -9,12 +9,32 @@ using workload::Optimizer;
 using workload::Precision;
 using workload::Recompute;
 
+namespace {
+
+/** Optimizer moments in fp32 bytes per parameter (halved for pure-half training, except the 8-bit ones). */
+double momentBytes(Optimizer optimizer)
+{
+    switch (optimizer) {
+    case Optimizer::Adam:
+    case Optimizer::AdamW:
+        return 8.0; // two fp32 moments
+    case Optimizer::SGD:
+        return 4.0; // momentum
+    case Optimizer::Adam8bit:
+        return 2.0; // two 8-bit block-quantised moments (Dettmers et al. 2022); block scales negligible
+    case Optimizer::Adafactor:
+        return 0.0; // factored second moment: r + c values per r x c matrix, no first moment (Shazeer & Stern 2018)
+    }
+    return 8.0;
+}
+
+} // namespace
+
 StateBytes stateBytes(Precision precision, Optimizer optimizer, bool fp32Grads)
 {
     // Mixed precision (Micikevicius et al. 2018; ZeRO, Rajbhandari et al. 2020, sec. 3.1):
     // half weights 2 + half gradients 2 + fp32 master copy 4 + optimizer moments.
-    // Adam/AdamW keep two fp32 moments (8 B); SGD with momentum one (4 B).
-    const double moments = optimizer == Optimizer::SGD ? 4.0 : 8.0;
+    const double moments = momentBytes(optimizer);
     if (precision == Precision::FP32)
         return {4.0, 4.0, moments};
     // Megatron-Core bf16 keeps the gradient buffer in fp32 (its README: "bf16 param, fp32 grads: 18" bytes
@@ -22,8 +42,22 @@ StateBytes stateBytes(Precision precision, Optimizer optimizer, bool fp32Grads)
     return {2.0, fp32Grads ? 4.0 : 2.0, 4.0 + moments};
 }
 
+bool pureHalfStates(const workload::TrainingConfig& config)
+{
+    if (config.precision == Precision::FP32 || config.autocast)
+        return false;
+    // litgpt's bf16 default is "bf16-true": the model is cast to bf16 and the optimizer runs on it.
+    return config.pureHalf || (config.framework == workload::Framework::LitGpt && config.precision == Precision::BF16);
+}
+
 StateBytes stateBytes(const workload::TrainingConfig& config)
 {
+    if (pureHalfStates(config)) {
+        // No fp32 master: weights, gradients and the moments in the compute precision (8-bit moments stay 8-bit).
+        const double moments =
+            config.optimizer == Optimizer::Adam8bit ? momentBytes(config.optimizer) : momentBytes(config.optimizer) / 2;
+        return {2.0, 2.0, moments};
+    }
     // Autocast trains fp32 parameters: the states are those of fp32 training (16 B with Adam, as mixed precision).
     const bool amp = config.autocast && config.precision != Precision::FP32;
     return stateBytes(amp ? Precision::FP32 : config.precision, config.optimizer, config.fp32Grads);
@@ -75,7 +109,8 @@ double layerParamsPerGpu(const workload::ModelSpec& model, int tp)
 
 bool hasDropout(const workload::ModelSpec& model)
 {
-    return model.family != "llama";
+    // LLaMA-style models and MPT (llm-foundry: attn/resid dropout 0) train without dropout.
+    return model.family != "llama" && model.family != "mpt";
 }
 
 int layersOnStage(int layers, int pp, int stage)
@@ -115,6 +150,14 @@ double layerActivationBytes(const workload::ModelSpec& model, const workload::Tr
     if (config.recompute == Recompute::Full) {
         // Only each layer's input is kept (Korthikanti sec. 5: 2sbh per layer, split by t with SP).
         return e * sbh / (sp ? tp : 1);
+    }
+    if (config.recompute == Recompute::SelectiveOp) {
+        // torchtitan's op-level policy saves the outputs of the attention kernel (with its fp32 log-sum-exp)
+        // and of every second matmul; everything else is re-run from the layer input, which is kept.
+        const double matmulOutputs =
+            e * sbh * (1 + 2 * g) + e * sbh + (model.gatedMlp ? 2 : 1) * e * s * b * f + e * sbh;
+        const double sharded = 0.5 * matmulOutputs + e * sbh + 4 * a * s * b;
+        return sharded / tp + e * sbh / (sp ? tp : 1);
     }
 
     // Norm inputs (2), QKV input, MLP input; two dropout masks of one byte. Under autocast the norm
@@ -158,6 +201,11 @@ double layerRecomputeFlopsPerToken(const workload::ModelSpec& model, double seq,
         return 4 * seq * model.hidden; // only the attention core is re-executed (Korthikanti sec. 5)
     case Recompute::Full:
         return layerForwardFlopsPerToken(model, seq);
+    case Recompute::SelectiveOp: {
+        // Every second matmul is re-run (half the weight-matrix FLOPs); the attention output is saved.
+        const double h = model.hidden;
+        return 0.5 * 2 * (2 * h * h + 2 * h * kvWidth(model) + (model.gatedMlp ? 3 : 2) * h * model.ffnHidden);
+    }
     }
     return 0;
 }

@@ -17,7 +17,10 @@ struct StateBytes
 };
 /** fp32Grads: half-precision training with an fp32 gradient buffer (TrainingConfig::fp32Grads). */
 StateBytes stateBytes(workload::Precision precision, workload::Optimizer optimizer, bool fp32Grads = false);
-/** The states of a training configuration: autocast trains fp32 parameters; fp32Grads widens half gradients. */
+/** Whether the configuration trains without fp32 master weights (pureHalf, or litgpt's bf16-true default). */
+bool pureHalfStates(const workload::TrainingConfig& config);
+/** The states of a training configuration: autocast trains fp32 parameters; fp32Grads widens half gradients;
+ * pure-half training keeps everything in the compute precision. */
 StateBytes stateBytes(const workload::TrainingConfig& config);
 /** Bytes of one activation element in the compute precision. */
 double elementBytes(workload::Precision precision);
@@ -35,7 +38,7 @@ BatchShape batchShape(const workload::ModelSpec& model, const workload::Training
 /** Parameters of one transformer layer on one GPU of a tp group (matrices and column biases split, norms and row biases
  * replicated). */
 double layerParamsPerGpu(const workload::ModelSpec& model, int tp);
-/** Whether a model family trains with dropout (GPT-2/BERT/GPT-3/ViT style; LLaMA style has none). */
+/** Whether a model family trains with dropout (GPT-2/BERT/GPT-3/ViT style; LLaMA style and MPT have none). */
 bool hasDropout(const workload::ModelSpec& model);
 
 /** Layers on pipeline stage `stage` of `pp` (the first l mod p stages get one more). */

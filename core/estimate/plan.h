@@ -133,11 +133,12 @@ ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const wo
                                       const hardware::Link& intraNode, const hardware::Link& interNode);
 
 /**
- * The throughput model (docs/models/throughput.md): Megatron model FLOPs over
- * peak x achievable efficiency, tensor-parallel all-reduces over the intra-node
- * link, the data-parallel ring all-reduce over the slowest link of its group,
- * pipeline bubble (p - 1) / (m + p - 1). Ranks are laid out tp innermost, then
- * dp, then pp (Megatron's order), target.gpusPerNode per node.
+ * The throughput model (docs/models/throughput.md): per micro-batch, every layer's
+ * GEMMs, attention and memory-bound kernels on the GPU's curves, bounded below by
+ * the framework's host time; tensor-parallel all-reduces over the intra-node link
+ * (the inter-node link when the group spans nodes); the data-parallel ring
+ * all-reduce over the slowest link of its group; pipeline bubble (p - 1) / (m + p - 1). Ranks are laid out tp
+ * innermost, then dp, then pp (Megatron's order), target.gpusPerNode per node.
  */
 ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                       const Parallelism& par, const PlanTarget& target);
@@ -155,9 +156,9 @@ ThroughputEstimate estimatePipelineThroughput(const workload::ModelSpec& model, 
                                               const hardware::Link& interNode, int gpusPerNode = 8);
 
 /**
- * Achievable fraction of the dense fp16/bf16 peak on large transformer GEMMs,
- * calibrated where measurements exist (data/validation/throughput_measurements.csv),
- * a documented default elsewhere. fp32 training uses the fp32 peak with the same factor.
+ * Fraction of the dense fp16/bf16 peak that the GPU's BLAS library sustains on large GEMMs (its curves,
+ * hardware::defaultCurves). The operator-level time model lowers it for small shapes and adds the
+ * memory-bound kernels, host overheads and collectives around it (docs/models/throughput.md).
  */
 double achievableEfficiency(const hardware::GpuType& gpu);
 

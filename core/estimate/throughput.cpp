@@ -1,4 +1,5 @@
 #include "estimate/model_terms.h"
+#include "estimate/operator_time.h"
 
 #include "io/error.h"
 
@@ -30,6 +31,11 @@ double modelFlopsPerIteration(const workload::ModelSpec& model, const workload::
 }
 
 namespace {
+
+// ZeRO-Offload (Ren et al. 2021): PCIe 4.0 x16 sustains ~24 GB/s each way per GPU; the CPU Adam step
+// streams its states at ~40 GB/s per GPU's share of the host's memory bandwidth (docs/models/throughput.md).
+constexpr double kPcieBytesPerS = 24e9;
+constexpr double kHostOptimizerBytesPerS = 40e9;
 
 double peakFlops(const hardware::GpuType& gpu, workload::Precision precision)
 {
@@ -72,53 +78,95 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
     const double tokens = s * b;
     const double e = elementBytes(config.precision);
     const bool full = config.recompute == workload::Recompute::Full;
-    const double layerFlops =
-        3 * layerForwardFlopsPerToken(model, s) + layerRecomputeFlopsPerToken(model, s, config.recompute);
-    const double headFlops = 3 * headForwardFlopsPerToken(model);
+    const FrameworkProfile& profile = frameworkProfile(config.framework);
     // Megatron's rank order: tp innermost, then dp, then pp.
+    const bool tpCrossesNodes = t > gpusPerNode;
     const bool dpCrossesNodes = t * d > gpusPerNode;
     const bool ppCrossesNodes = stagesOnSeparateNodes || t * d >= gpusPerNode;
     const StateBytes bytes = stateBytes(config);
 
-    double slowestMicroBatchS = 0, slowestDpS = 0, slowestStepS = 0, peakSum = 0;
+    double slowestMicroBatchS = 0, slowestDpS = 0, slowestStepS = 0, slowestBackwardS = 0, peakSum = 0;
+    double slowestZero3ExposedS = 0; // per micro-batch
     for (int i = 0; i < p; ++i) {
         const hardware::GpuType& gpu = *stages[static_cast<std::size_t>(i)].gpu;
         const hardware::Link& intra = stages[static_cast<std::size_t>(i)].intraNode;
+        const KernelRates rates = kernelRates(gpu, config.precision);
         const int layers = layersOnStage(model.layers, p, i);
-        const double flops = tokens * (layers * layerFlops + (i == p - 1 ? headFlops : 0.0));
-        const double compute = flops / t / (peakFlops(gpu, config.precision) * achievableEfficiency(gpu));
+        // Operator-level time of one micro-batch: every layer's GEMMs, attention and memory-bound kernels,
+        // never faster than the host can issue them (docs/models/throughput.md).
+        const PassTimes layer = layerPassTimes(model, config, s, b, t, rates, profile);
+        double compute = layers * layer.wallS();
+        double backward = layers * (layer.backwardS + layer.recomputeS);
+        if (i == 0) {
+            const PassTimes embedding = embeddingPassTimes(model, config, s, b, t, rates, profile);
+            compute += embedding.wallS();
+            backward += embedding.backwardS;
+        }
+        if (i == p - 1) {
+            const PassTimes head = headPassTimes(model, config, s, b, t, rates, profile);
+            compute += head.wallS();
+            backward += head.backwardS;
+        }
         // Megatron tensor parallelism: 2 all-reduces of the b s h activations forward, 2 backward, and 2
         // more when the forward is re-run (Shoeybi et al. 2019, fig. 4); sequence parallelism replaces each
-        // by a reduce-scatter + all-gather of the same volume (Korthikanti sec. 4.2.2).
-        const double tpS = layers * (full ? 6 : 4) * ringAllReduceS(e * tokens * model.hidden, t, intra);
+        // by a reduce-scatter + all-gather of the same volume (Korthikanti sec. 4.2.2). A group larger than
+        // a node runs its ring over the inter-node link, on one NIC per rank of the node.
+        const hardware::Link tpLink = tpCrossesNodes ? dataParallelLink(interNode, intra, 1, t, gpusPerNode) : intra;
+        const double tpS = layers * (full ? 6 : 4) * ringAllReduceS(e * tokens * model.hidden, t, tpLink);
         // Pipeline: activation forward, its gradient backward; split t ways by the scatter/gather optimisation.
         const double p2pS =
             p > 1 ? 2 * transferS(e * tokens * model.hidden / t, ppCrossesNodes ? interNode : intra) : 0.0;
         slowestMicroBatchS = std::max(slowestMicroBatchS, compute + tpS + p2pS);
+        slowestBackwardS = std::max(slowestBackwardS, backward);
 
         const double params = stageParamsPerGpu(model, t, p, i);
+        const hardware::Link dpLink = dpCrossesNodes ? dataParallelLink(interNode, intra, t, d, gpusPerNode) : intra;
+        if (config.zeroStage >= 3 && d > 1) {
+            // ZeRO-3 / FSDP per layer and micro-batch: an all-gather of the layer's weights before its forward,
+            // another before its backward, and a reduce-scatter of its gradients after it; each prefetched
+            // under the neighbouring layer's compute, so only what the compute cannot cover is exposed
+            // (a ring all-gather or reduce-scatter moves half an all-reduce's volume).
+            const double layerBytes = layerParamsPerGpu(model, t) * bytes.weights;
+            const double gatherS = 0.5 * ringAllReduceS(layerBytes, d, dpLink);
+            const double scatterS = 0.5 * ringAllReduceS(layerParamsPerGpu(model, t) * bytes.gradients, d, dpLink);
+            const double forward = layer.wallS() * layer.forwardS / std::max(1e-30, layer.gpuS());
+            const double backward = layer.wallS() - forward;
+            const double exposed =
+                layers * (std::max(0.0, gatherS - forward) + std::max(0.0, gatherS + scatterS - backward)) +
+                2 * gatherS; // the first layer's gathers have nothing to hide under
+            slowestZero3ExposedS = std::max(slowestZero3ExposedS, exposed);
+        }
         // Data parallel: ring all-reduce of the gradients (ZeRO-1/2: reduce-scatter + all-gather, the same
         // volume; ZeRO-3 gathers the weights once more: 1.5x, Rajbhandari et al. sec. 7).
         const double volume = params * bytes.gradients * (config.zeroStage >= 3 ? 1.5 : 1.0);
-        const hardware::Link dpLink = dpCrossesNodes ? dataParallelLink(interNode, intra, t, d, gpusPerNode) : intra;
         slowestDpS = std::max(slowestDpS, ringAllReduceS(volume, d, dpLink));
         // Optimizer step: memory-bound pass over weights, gradients and (read + write) optimizer states.
-        const double stepBytes =
-            params / (config.zeroStage >= 1 ? d : 1) * (bytes.weights + bytes.gradients + 2 * bytes.optimizer);
-        slowestStepS =
-            std::max(slowestStepS, gpu.memoryBandwidthGBps > 0 ? stepBytes / (gpu.memoryBandwidthGBps * 1e9) : 0.0);
+        const double shard = params / (config.zeroStage >= 1 ? d : 1);
+        double stepS = shard * (bytes.weights + bytes.gradients + 2 * bytes.optimizer) / rates.bytesPerS;
+        if (config.offloadOptimizer) {
+            // ZeRO-Offload: gradients down and updated weights up over PCIe, the step on the CPU.
+            stepS = shard * (bytes.gradients + bytes.weights) / kPcieBytesPerS +
+                    shard * (bytes.gradients + 2 * bytes.optimizer) / kHostOptimizerBytesPerS;
+        }
+        slowestStepS = std::max(slowestStepS, stepS);
         peakSum += peakFlops(gpu, config.precision);
     }
     // 1F1B: (m + p - 1) micro-batch slots at the pace of the slowest stage; the bubble is (p-1)/(m+p-1).
-    const double pipelineS = (shape.microBatches + p - 1) * slowestMicroBatchS;
+    // With p = 1 this is gradient accumulation: m micro-batches one after the other.
+    const double pipelineS = (shape.microBatches + p - 1) * (slowestMicroBatchS + slowestZero3ExposedS);
 
     ThroughputEstimate out;
     // ZeRO-3 / FSDP gathers each layer's weights ahead of use and reduce-scatters its gradients during
     // backward (Rajbhandari et al. 2020 sec. 7; PyTorch FSDP prefetching): the data-parallel traffic runs
-    // under the compute, and only what exceeds it is exposed. Stages 0-2 follow Megatron 2021's default of
-    // an all-reduce after the backward pass (not overlapped).
-    const double dataParallelS = config.zeroStage >= 3 ? std::max(0.0, slowestDpS - pipelineS) : slowestDpS;
-    out.iterationS = pipelineS + dataParallelS + slowestStepS;
+    // under the compute, and only what exceeds it is exposed. Frameworks that bucket the gradient
+    // reduction into the backward pass (DDP, DeepSpeed overlap_comm) hide it under the last
+    // micro-batch's backward. Megatron's default (2021) all-reduces after the backward pass.
+    double dataParallelS = slowestDpS;
+    if (config.zeroStage >= 3)
+        dataParallelS = std::max(0.0, slowestDpS - pipelineS);
+    else if (profile.overlapGradReduce)
+        dataParallelS = std::max(0.0, slowestDpS - slowestBackwardS);
+    out.iterationS = pipelineS + dataParallelS + slowestStepS + profile.iterationHostMs * 1e-3;
     const double samples = double(shape.microBatch) * shape.microBatches * d;
     const double n = par.gpus();
     out.samplesPerS = samples / out.iterationS;

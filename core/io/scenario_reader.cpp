@@ -178,9 +178,11 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         job.deadlineS = *d;
     if (job.deadlineS && *job.deadlineS <= job.arrivalS)
         o.fail("deadline_s", fmt::format("deadline {} is not after the arrival {}", *job.deadlineS, job.arrivalS));
-    o.allow({"model",      "batch",         "micro_batch",       "seq",          "precision",  "optimizer", "recompute",
-             "zero",       "flash_attn",    "sequence_parallel", "autocast",     "fp32_grads", "gpus",      "gpu_type",
-             "duration_s", "reference_gpu", "job_type",          "scale_factor", "iterations", "arch"});
+    o.allow({"model",        "batch",      "micro_batch", "seq",           "precision",
+             "optimizer",    "recompute",  "zero",        "flash_attn",    "sequence_parallel",
+             "autocast",     "fp32_grads", "framework",   "pure_half",     "offload_optimizer",
+             "gpus",         "gpu_type",   "duration_s",  "reference_gpu", "job_type",
+             "scale_factor", "iterations", "arch"});
 
     const bool serverless = o.has("model");
     const bool fixed = o.has("gpus");
@@ -201,8 +203,9 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
                    fmt::format("micro batch {} exceeds the global batch {}", c.microBatch, c.globalBatch));
         c.seq = static_cast<int>(o.integer("seq", 0, 1, limits::kMaxInt));
         c.precision = precisionFromString(o.choice("precision", {"bf16", "fp16", "fp32"}, "bf16"));
-        c.optimizer = optimizerFromString(o.choice("optimizer", {"adam", "adamw", "sgd"}, "adam"));
-        c.recompute = recomputeFromString(o.choice("recompute", {"none", "selective", "full"}, "none"));
+        c.optimizer =
+            optimizerFromString(o.choice("optimizer", {"adam", "adamw", "sgd", "adam8bit", "adafactor"}, "adam"));
+        c.recompute = recomputeFromString(o.choice("recompute", {"none", "selective", "full", "selective_op"}, "none"));
         c.zeroStage = static_cast<int>(o.integer("zero", 0, 0, limits::kMaxInt));
         if (c.zeroStage > 3)
             o.fail("zero", fmt::format("expected a ZeRO stage 0..3, got {}", c.zeroStage));
@@ -213,6 +216,12 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         if (c.fp32Grads && c.precision == Precision::FP32)
             o.fail("fp32_grads",
                    "only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 training has fp32 gradients)");
+        c.framework =
+            frameworkFromString(o.choice("framework", {"megatron", "deepspeed", "fsdp", "hf", "litgpt"}, "megatron"));
+        c.pureHalf = o.boolean("pure_half", false);
+        if (c.pureHalf && (c.precision == Precision::FP32 || c.autocast))
+            o.fail("pure_half", "only meaningful with \"precision\": \"bf16\" or \"fp16\" and no autocast");
+        c.offloadOptimizer = o.boolean("offload_optimizer", false);
         job.iterations = o.positiveNumber("iterations");
         for (const char* k : {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor", "arch"})
             if (o.has(k))
@@ -241,8 +250,9 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
             job.iterations = o.positiveNumber("iterations");
         }
         job.arch = o.string("arch", "");
-        for (const char* k : {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
-                              "flash_attn", "sequence_parallel", "autocast", "fp32_grads"})
+        for (const char* k :
+             {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero", "flash_attn",
+              "sequence_parallel", "autocast", "fp32_grads", "framework", "pure_half", "offload_optimizer"})
             if (o.has(k))
                 o.fail(k, "only serverless jobs (with \"model\") take this field");
     }

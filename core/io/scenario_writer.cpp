@@ -89,6 +89,8 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("flash_attn", true);
     if (serverless && c.fp32Grads)
         member("fp32_grads", true);
+    if (serverless && c.framework != workload::Framework::Megatron)
+        member("framework", toString(c.framework));
     if (!serverless && !job.gpuType.empty())
         member("gpu_type", job.gpuType);
     if (!serverless)
@@ -106,12 +108,16 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("min_gpus", job.minGpus);
     if (serverless)
         member("model", job.model);
+    if (serverless && c.offloadOptimizer)
+        member("offload_optimizer", true);
     if (serverless && c.optimizer != Optimizer::Adam)
         member("optimizer", toString(c.optimizer));
     if (serverless && c.precision != Precision::BF16)
         member("precision", toString(c.precision));
     if (job.priority != 1.0)
         member("priority", job.priority);
+    if (serverless && c.pureHalf)
+        member("pure_half", true);
     if (serverless && c.recompute != Recompute::None)
         member("recompute", toString(c.recompute));
     if (!serverless && !typed && !job.referenceGpu.empty())

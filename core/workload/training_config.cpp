@@ -26,6 +26,10 @@ std::string toString(Optimizer o)
         return "adamw";
     case Optimizer::SGD:
         return "sgd";
+    case Optimizer::Adam8bit:
+        return "adam8bit";
+    case Optimizer::Adafactor:
+        return "adafactor";
     }
     return "adam";
 }
@@ -39,8 +43,27 @@ std::string toString(Recompute r)
         return "selective";
     case Recompute::Full:
         return "full";
+    case Recompute::SelectiveOp:
+        return "selective_op";
     }
     return "none";
+}
+
+std::string toString(Framework f)
+{
+    switch (f) {
+    case Framework::Megatron:
+        return "megatron";
+    case Framework::DeepSpeed:
+        return "deepspeed";
+    case Framework::Fsdp:
+        return "fsdp";
+    case Framework::HF:
+        return "hf";
+    case Framework::LitGpt:
+        return "litgpt";
+    }
+    return "megatron";
 }
 
 template <class E, std::size_t N> static E parseEnum(const std::string& s, const E (&values)[N], const char* accepted)
@@ -59,14 +82,22 @@ Precision precisionFromString(const std::string& s)
 
 Optimizer optimizerFromString(const std::string& s)
 {
-    static const Optimizer all[] = {Optimizer::Adam, Optimizer::AdamW, Optimizer::SGD};
-    return parseEnum(s, all, "adam, adamw, sgd");
+    static const Optimizer all[] = {Optimizer::Adam, Optimizer::AdamW, Optimizer::SGD, Optimizer::Adam8bit,
+                                    Optimizer::Adafactor};
+    return parseEnum(s, all, "adam, adamw, sgd, adam8bit, adafactor");
 }
 
 Recompute recomputeFromString(const std::string& s)
 {
-    static const Recompute all[] = {Recompute::None, Recompute::Selective, Recompute::Full};
-    return parseEnum(s, all, "none, selective, full");
+    static const Recompute all[] = {Recompute::None, Recompute::Selective, Recompute::Full, Recompute::SelectiveOp};
+    return parseEnum(s, all, "none, selective, full, selective_op");
+}
+
+Framework frameworkFromString(const std::string& s)
+{
+    static const Framework all[] = {Framework::Megatron, Framework::DeepSpeed, Framework::Fsdp, Framework::HF,
+                                    Framework::LitGpt};
+    return parseEnum(s, all, "megatron, deepspeed, fsdp, hf, litgpt");
 }
 
 } // namespace orrery::workload

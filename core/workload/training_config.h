@@ -5,16 +5,22 @@
 namespace orrery::workload {
 
 enum class Precision { BF16, FP16, FP32 };
-enum class Optimizer { Adam, AdamW, SGD };
-enum class Recompute { None, Selective, Full };
+enum class Optimizer { Adam, AdamW, SGD, Adam8bit, Adafactor };
+/** selective: Megatron's attention-core recomputation; selective_op: torchtitan's op-level policy (every second
+ * matmul output and the attention output saved, the rest re-run); full: only each layer's input kept. */
+enum class Recompute { None, Selective, Full, SelectiveOp };
+/** The training framework: sets kernel fusion, host overheads and communication overlap (docs/models/throughput.md). */
+enum class Framework { Megatron, DeepSpeed, Fsdp, HF, LitGpt };
 
 std::string toString(Precision p);
 std::string toString(Optimizer o);
 std::string toString(Recompute r);
+std::string toString(Framework f);
 /** Parsers throw orrery::Error listing the accepted values. */
 Precision precisionFromString(const std::string& s);
 Optimizer optimizerFromString(const std::string& s);
 Recompute recomputeFromString(const std::string& s);
+Framework frameworkFromString(const std::string& s);
 
 /** How one job trains: batch, sequence, numerics and memory-saving options. */
 struct TrainingConfig
@@ -41,6 +47,15 @@ struct TrainingConfig
      * autocast training, whose gradients are fp32 anyway.
      */
     bool fp32Grads = false;
+    /** Who runs the step: megatron (default), deepspeed, fsdp (torchtitan style), hf (Trainer/Lightning), litgpt. */
+    Framework framework = Framework::Megatron;
+    /**
+     * "bf16-true" / pure half training: weights, gradients and optimizer states all in the compute precision,
+     * no fp32 master copy (litgpt's `--precision bf16-true`). Only meaningful with bf16/fp16 and no autocast.
+     */
+    bool pureHalf = false;
+    /** Optimizer states (and the fp32 master weights) live in host memory and step on the CPU (ZeRO-Offload). */
+    bool offloadOptimizer = false;
 
     bool operator==(const TrainingConfig&) const = default;
 };

@@ -292,6 +292,60 @@ private slots:
         QCOMPARE(estimateMemory(m, f32g, {1, 1, 1}).gradientsGiB, estimateMemory(m, f32, {1, 1, 1}).gradientsGiB);
     }
 
+    // Optimizer variants, bf16-true and CPU offload: bytes per parameter by hand.
+    void optimizerVariantsPureHalfAndOffloadByHand()
+    {
+        const ModelSpec& m = ModelLibrary::builtin().at("llama2-7b");
+        const double P = double(m.paramCount());
+        TrainingConfig c = cfg(8, 4096);
+        c.optimizer = workload::Optimizer::Adam8bit;
+        QCOMPARE(estimateMemory(m, c, {1, 1, 1}).optimizerGiB * kGiB, (4 + 2) * P); // fp32 master + 2 x 1 B
+        c.optimizer = workload::Optimizer::Adafactor;
+        QCOMPARE(estimateMemory(m, c, {1, 1, 1}).optimizerGiB * kGiB, 4 * P); // master only: factored moments
+        c.precision = workload::Precision::FP32;
+        QCOMPARE(estimateMemory(m, c, {1, 1, 1}).optimizerGiB, 0.0);
+        // bf16-true: 2 + 2 + Adam's moments in bf16 (4), no master; litgpt trains bf16 this way by default.
+        TrainingConfig pure = cfg(8, 4096);
+        pure.pureHalf = true;
+        const MemoryBreakdown r = estimateMemory(m, pure, {1, 1, 1});
+        QCOMPARE((r.weightsGiB + r.gradientsGiB + r.optimizerGiB) * kGiB, 8 * P);
+        TrainingConfig lit = cfg(8, 4096);
+        lit.framework = workload::Framework::LitGpt;
+        QCOMPARE(estimateMemory(m, lit, {1, 1, 1}).optimizerGiB, r.optimizerGiB);
+        lit.autocast = true; // bf16-mixed: fp32 states again
+        QCOMPARE(estimateMemory(m, lit, {1, 1, 1}).optimizerGiB * kGiB, 8 * P);
+        // ZeRO-Offload: the master and the moments leave the GPU; training time pays PCIe and the CPU step.
+        TrainingConfig off = cfg(8, 4096);
+        off.offloadOptimizer = true;
+        QCOMPARE(estimateMemory(m, off, {1, 1, 1}).optimizerGiB, 0.0);
+        const auto& h100 = hardware::GpuCatalog::builtin().at("h100-sxm");
+        const hardware::Link ib{hardware::LinkKind::InfiniBand, 25, 5};
+        QVERIFY(estimateThroughput(m, off, {1, 1, 1}, h100, h100.intraLink, ib).iterationS >
+                estimateThroughput(m, cfg(8, 4096), {1, 1, 1}, h100, h100.intraLink, ib).iterationS + 0.5);
+    }
+
+    // torchtitan's op-level selective checkpointing keeps far less than no recomputation and more than full.
+    void selectiveOpCheckpointing()
+    {
+        const ModelSpec& m = ModelLibrary::builtin().at("llama3-8b");
+        TrainingConfig c = cfg(2, 8192);
+        c.flashAttention = true;
+        const double none = estimateMemory(m, c, {8, 1, 1}).activationsGiB;
+        c.recompute = workload::Recompute::SelectiveOp;
+        const double op = estimateMemory(m, c, {8, 1, 1}).activationsGiB;
+        c.recompute = workload::Recompute::Full;
+        const double full = estimateMemory(m, c, {8, 1, 1}).activationsGiB;
+        QVERIFY(op < 0.6 * none);
+        QVERIFY(op > full);
+        // It re-runs half the matmul FLOPs: more hardware FLOPs than none, fewer than full.
+        TrainingConfig t = cfg(2, 8192);
+        const double flopsNone = hardwareFlopsPerIteration(m, t);
+        t.recompute = workload::Recompute::SelectiveOp;
+        const double flopsOp = hardwareFlopsPerIteration(m, t);
+        t.recompute = workload::Recompute::Full;
+        QVERIFY(flopsOp > flopsNone && flopsOp < hardwareFlopsPerIteration(m, t));
+    }
+
     // One stage of a pipeline: the first holds p micro-batches and the embedding, the last the head;
     // estimateMemory is the larger of the two.
     void stageMemory()

@@ -120,6 +120,17 @@ std::vector<BadCase> badCases()
          },
          "bad.json: workload.jobs[0].fp32_grads: only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 "
          "training has fp32 gradients)"},
+        {"unknown framework", [](json& j) { j["workload"]["jobs"][0]["framework"] = "jax"; },
+         "bad.json: workload.jobs[0].framework: expected one of megatron, deepspeed, fsdp, hf, litgpt, got \"jax\""},
+        {"pure_half with fp32",
+         [](json& j) {
+             j["workload"]["jobs"][0]["precision"] = "fp32";
+             j["workload"]["jobs"][0]["pure_half"] = true;
+         },
+         "bad.json: workload.jobs[0].pure_half: only meaningful with \"precision\": \"bf16\" or \"fp16\" and no "
+         "autocast"},
+        {"framework on fixed job", [](json& j) { j["workload"]["jobs"][1]["framework"] = "hf"; },
+         "bad.json: workload.jobs[1].framework: only serverless jobs (with \"model\") take this field"},
         {"fp32_grads on fixed job", [](json& j) { j["workload"]["jobs"][1]["fp32_grads"] = true; },
          "bad.json: workload.jobs[1].fp32_grads: only serverless jobs (with \"model\") take this field"},
         {"fixed field on serverless job", [](json& j) { j["workload"]["jobs"][0]["duration_s"] = 4; },
@@ -324,7 +335,12 @@ private slots:
                         j["seq"] = *rc::gen::inRange(1, 8193);
                     j["precision"] = *rc::gen::elementOf(std::vector<std::string>{"bf16", "fp16", "fp32"});
                     j["fp32_grads"] = j["precision"] != "fp32" && maybe(); // fp32 training has fp32 gradients
-                    j["optimizer"] = *rc::gen::elementOf(std::vector<std::string>{"adam", "adamw", "sgd"});
+                    j["optimizer"] =
+                        *rc::gen::elementOf(std::vector<std::string>{"adam", "adamw", "sgd", "adam8bit", "adafactor"});
+                    j["framework"] =
+                        *rc::gen::elementOf(std::vector<std::string>{"megatron", "deepspeed", "fsdp", "hf", "litgpt"});
+                    j["pure_half"] = j["precision"] != "fp32" && !j["autocast"].get<bool>() && maybe();
+                    j["offload_optimizer"] = maybe();
                 } else {
                     j["gpus"] = *rc::gen::inRange(1, 64);
                     if (maybe())

@@ -1,0 +1,66 @@
+#pragma once
+
+// Internal to core/estimate: the operator-level time of one transformer layer, the head and the
+// embedding for one micro-batch on one GPU (docs/models/throughput.md, "Operator-level time").
+
+#include "estimate/plan.h"
+#include "hardware/gpu_curves.h"
+
+#include <string_view>
+
+namespace orrery::estimate::detail {
+
+/** What a training framework changes in the time of a step (docs/models/throughput.md, "Framework profiles"). */
+struct FrameworkProfile
+{
+    std::string_view name;
+    /** Fused layer-norm, bias-dropout-add, bias-activation and scale-mask-softmax kernels (Megatron, TE). */
+    bool fusedKernels = true;
+    /** Host time to issue one operator: Python, the dispatcher, autograd (µs). */
+    double hostOpUs = 20;
+    /** Host time per iteration outside the layers: optimizer launch, logging, data loading (ms). */
+    double iterationHostMs = 0;
+    /** Whether the data-parallel gradient reduction runs under the backward pass (DDP buckets, overlap_comm). */
+    bool overlapGradReduce = false;
+};
+
+const FrameworkProfile& frameworkProfile(workload::Framework framework);
+
+/** The rates one GPU type runs kernels at, in the compute precision. */
+struct KernelRates
+{
+    double gemmFlops = 0;    ///< large-GEMM rate, FLOP/s (peak x library efficiency)
+    double bytesPerS = 0;    ///< streaming bandwidth, B/s
+    double waveTiles = 0;    ///< output tiles one wave of a GEMM covers (SMs)
+    double tile = 128;       ///< tile edge
+    double halfK = 48;       ///< reduction depth of half efficiency
+    double launchGapS = 0;   ///< GPU-side gap per kernel
+    double elementBytes = 2; ///< activation element
+};
+
+KernelRates kernelRates(const hardware::GpuType& gpu, workload::Precision precision);
+
+/** Seconds of `batch` GEMMs of shape (m x k) . (k x n): saturating efficiency, roofline with a memory floor. */
+double gemmS(const KernelRates& r, double m, double n, double k, double batch = 1);
+
+/** One micro-batch on one GPU of a tp group: GPU time of each pass and the host time of all of them. */
+struct PassTimes
+{
+    double forwardS = 0;
+    double backwardS = 0;  ///< gradient pass only
+    double recomputeS = 0; ///< forward work re-run during backward
+    double hostS = 0;      ///< CPU time to issue forward + backward + recomputation
+    int kernels = 0;       ///< GPU kernels of forward + backward + recomputation
+    double gpuS() const { return forwardS + backwardS + recomputeS; }
+    /** The pass cannot run faster than the host issues it. */
+    double wallS() const { return gpuS() > hostS ? gpuS() : hostS; }
+};
+
+PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
+                         double microBatch, int tp, const KernelRates& rates, const FrameworkProfile& profile);
+PassTimes headPassTimes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
+                        double microBatch, int tp, const KernelRates& rates, const FrameworkProfile& profile);
+PassTimes embeddingPassTimes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
+                             double microBatch, int tp, const KernelRates& rates, const FrameworkProfile& profile);
+
+} // namespace orrery::estimate::detail

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "hardware/gpu_type.h"
+
+#include <string_view>
+
+namespace orrery::hardware {
+
+/**
+ * How fast a GPU type runs the kernels of a training step, beyond its datasheet peaks: the
+ * operator-level time model of core/estimate prices every GEMM and every memory-bound kernel with
+ * these. Defaults for every catalog type come from published figures (docs/models/gpu-curves.md);
+ * a measured calibration can replace them.
+ */
+struct GpuCurves
+{
+    /** Streaming multiprocessors (AMD: compute units): how many output tiles one wave of a GEMM fills. */
+    int sms = 108;
+    /** Fraction of the dense fp16/bf16 tensor peak that large GEMMs sustain during training (clocks under load). */
+    double gemmEfficiency = 0.62;
+    /** Fraction of the fp32 (non-tensor) peak that SGEMM sustains on large GEMMs. */
+    double fp32GemmEfficiency = 0.85;
+    /** Output-tile edge (elements) of the library's large-GEMM kernels: one wave covers sms tiles of tile x tile. */
+    double tile = 128;
+    /** Reduction depth (k) at which a GEMM's main loop reaches half its steady rate (prologue/epilogue cost). */
+    double halfK = 48;
+    /** Fraction of the datasheet memory bandwidth a streaming kernel sustains (STREAM/BabelStream copy). */
+    double memoryEfficiency = 0.85;
+    /** Shortest kernel on the GPU timeline, launch gap included (µs). */
+    double kernelFloorUs = 4;
+    /** Where the figures come from. */
+    std::string_view source;
+};
+
+/** The published-figure defaults for `gpu` (by catalog name; a generic profile for unknown types). */
+const GpuCurves& defaultCurves(const GpuType& gpu);
+
+} // namespace orrery::hardware
