@@ -105,6 +105,10 @@ const std::vector<PolicyInfo>& registeredPolicies()
               withoutParams<makeFifoPerf>),
         entry("sjf", "Shortest job first by oracle run time (ideal duration on its best GPU type), non-preemptive",
               {.oracle = true}, withoutParams<makeSjf>),
+        entry("edf",
+              "Earliest deadline first; drops a waiting job that cannot meet its deadline (estimated run time), "
+              "non-preemptive",
+              {.oracle = true}, makeEdf, edfParams()),
         entry("tiresias", "Tiresias discretised 2D-LAS: priority queues on attained GPU-seconds, preemptive",
               {.preemptive = true}, makeTiresias, tiresiasParams(), tiresiasPresets()),
         entry("max_min_fairness",
