@@ -44,14 +44,14 @@ struct JobRecord
 
     // Lifecycle and SLOs (docs/simulator.md, "Job lifecycle" and "Deadlines and SLOs").
     double droppedS = -1; ///< when a policy dropped it, -1 if never; a dropped job never finishes (endS stays -1)
-    std::string dropReason;
+    std::string dropReason{};
     int suspensions = 0; ///< times it lost all its GPUs while running (preemptions to the queue)
     /** GPU-seconds held without progress (switch pauses, profiling): billed like the rest, not used. */
     double pausedGpuSeconds = 0;
-    std::string sloClass;
-    std::vector<workload::Deadline> deadlines; ///< earliest first
+    std::string sloClass{};
+    std::vector<workload::Deadline> deadlines{}; ///< earliest first
     /** Per-job data a policy attached (Decision::annotate), name -> JSON text; stored as job extras. */
-    std::vector<std::pair<std::string, std::string>> extras;
+    std::vector<std::pair<std::string, std::string>> extras{};
 
     bool dropped() const { return droppedS >= 0; }
     double usedGpuSeconds() const { return gpuSeconds - pausedGpuSeconds; }

@@ -443,12 +443,9 @@ StoredRun RunStore::loadRun(std::int64_t id)
     r.intervals = readIntervals(*m_db, m_path, id);
     r.utilization = readUtilization(*m_db, m_path, id);
     r.decisions = readDecisions(*m_db, m_path, id);
-    // Opened read-only, an older store is not migrated: it has no extensible records (and needs none).
-    if (m_db->queryInt("PRAGMA user_version") >= 5) {
-        readJobExtras(*m_db, m_path, id, r.jobs);
-        r.jobEvents = readJobEvents(*m_db, m_path, id);
-        r.series = readSeries(*m_db, m_path, id);
-    }
+    readJobExtras(*m_db, m_path, id, r.jobs);
+    r.jobEvents = readJobEvents(*m_db, m_path, id);
+    r.series = readSeries(*m_db, m_path, id);
     return out;
 }
 

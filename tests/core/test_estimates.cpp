@@ -66,6 +66,7 @@ std::vector<workload::Job> tenJobsAtZero()
 std::string parseError(const nlohmann::json& options)
 {
     nlohmann::json doc = {{"format", "orrery-scenario"},
+                          {"version", 1},
                           {"cluster", {{"nodes", {{{"gpu", "v100"}, {"gpus_per_node", 1}}}}}},
                           {"workload", {{"jobs", {{{"gpus", 1}, {"duration_s", 10}}}}}},
                           {"options", options}};
@@ -205,7 +206,8 @@ private slots:
                 std::string::npos);
         // Written back only when set, so a scenario without it keeps its text.
         nlohmann::json doc = {{"format", "orrery-scenario"},
-                              {"cluster", {{"nodes", {{{"gpu", "v100"}}}}}},
+                              {"version", 1},
+                              {"cluster", {{"nodes", {{{"gpu", "v100"}, {"gpus_per_node", 1}}}}}},
                               {"workload", {{"jobs", {{{"gpus", 1}, {"duration_s", 10}}}}}}};
         QVERIFY(!io::scenarioToJson(io::parseScenario(doc, "s")).at("options").contains("estimate_error"));
         doc["options"] = {{"estimate_error", "lognormal"}, {"estimate_error_scale", 0.3}};

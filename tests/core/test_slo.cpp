@@ -25,6 +25,7 @@ nlohmann::json scenarioWith(const nlohmann::json& job)
     nlohmann::json j = {{"gpus", 1}, {"duration_s", 100}, {"arrival_s", 10}};
     j.update(job);
     return {{"format", "orrery-scenario"},
+            {"version", 1},
             {"cluster", {{"nodes", {{{"gpu", "v100"}, {"gpus_per_node", 1}}}}}},
             {"workload", {{"jobs", {j}}}}};
 }

@@ -34,7 +34,7 @@ sim::RunResult lifecycleRun()
     r.jobs[0].pausedGpuSeconds = 30;
     r.jobs[0].sloClass = "gold";
     r.jobs[0].deadlines = {{150, 2}, {300, 1}};
-    r.jobs[0].extras = {{"plan", "{\"dp\":2}"}, {"lp_s", "0.25"}};
+    r.jobs[0].extras = {{"lp_s", "0.25"}, {"plan", "{\"dp\":2}"}}; // read back in name order
     r.jobs[1].droppedS = 40;
     r.jobs[1].dropReason = "cannot meet its deadline";
     r.jobs[1].deadlines = {{45, 1}};
@@ -169,12 +169,15 @@ private slots:
             store::ColumnChunkWriter(db, 1).writeJobs(jobs, {0, 1}, 0);
         }
         {
-            // Read-only, the file stays at version 4 and still loads (without extensible records).
-            store::RunStore ro(p, {store::RunStore::Access::ReadOnly});
-            QCOMPARE(ro.connection().queryInt("PRAGMA user_version"), std::int64_t(4));
-            const auto run = ro.loadRun(1).result;
-            QCOMPARE(run.jobs.size(), std::size_t(2));
-            QVERIFY(run.jobEvents.empty());
+            // Read-only, the file is not migrated, and is refused as any older store is, with the remedy.
+            store::RunStore::Options readOnly;
+            readOnly.access = store::RunStore::Access::ReadOnly;
+            try {
+                store::RunStore ro(p, readOnly);
+                QFAIL("expected an error");
+            } catch (const Error& e) {
+                QVERIFY2(std::string(e.what()).find("schema version 4, now 5") != std::string::npos, e.what());
+            }
         }
         store::RunStore s(p);
         auto& db = s.connection();
