@@ -97,6 +97,8 @@ private slots:
                 const std::uint64_t seed = *rc::gen::inRange<std::uint64_t>(0, 1000);
                 for (const auto& spec : propertySpecs()) {
                     const sched::PolicyInfo& info = *sched::resolvePolicy(spec).info;
+                    RC_LOG() << spec << " compat " << c.options.gavelCompat << " errors " << c.options.estimateError
+                             << "\n";
                     auto policy = sched::makePolicy(spec);
                     const auto r = sim::simulate(w, *policy, seed);
 
