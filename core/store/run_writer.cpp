@@ -105,6 +105,7 @@ struct RunWriter::Impl
         if (jobsWritten < jobOrder.size()) {
             begin();
             rows(chunks.writeJobs(r.jobs, jobOrder, jobsWritten));
+            begin(); // rows() may have committed: the extras go into a transaction too, not one each
             rows(writeJobExtras(db, runId, r.jobs, jobOrder, jobsWritten));
         }
         // Extensible records (schema 5): events are append-only; series are written once, at the end.
