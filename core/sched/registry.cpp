@@ -107,10 +107,6 @@ const std::vector<PolicyInfo>& registeredPolicies()
               "Shortest job first by estimated run time (ideal duration on its best GPU type; the truth unless "
               "estimate_error is set), non-preemptive",
               {.oracle = true}, withoutParams<makeSjf>),
-        entry("edf",
-              "Earliest deadline first; drops a waiting job that cannot meet its deadline (estimated run time), "
-              "non-preemptive",
-              {.oracle = true}, makeEdf, edfParams()),
         entry("tiresias", "Tiresias discretised 2D-LAS: priority queues on attained GPU-seconds, preemptive",
               {.preemptive = true}, makeTiresias, tiresiasParams(), tiresiasPresets()),
         entry("max_min_fairness",
@@ -131,6 +127,11 @@ const std::vector<PolicyInfo>& registeredPolicies()
             "opportunistic",
             "Frenzy's baseline: FCFS with backfill, a conservative GPU count, greedily on the most powerful idle GPUs",
             {}, withoutParams<makeOpportunistic>),
+        // Appended: the listing keeps the order of the policies before it.
+        entry("edf",
+              "Earliest deadline first; drops a waiting job that cannot meet its deadline (estimated run time), "
+              "non-preemptive",
+              {.oracle = true}, makeEdf, edfParams()),
     };
     return policies;
 }
