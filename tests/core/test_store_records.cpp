@@ -148,7 +148,7 @@ private slots:
         QVERIFY(run.partial);
         QCOMPARE(run.jobStored, (std::vector<char>{0, 1, 1}));
         QCOMPARE(run.result.jobs[1].droppedS, 40.0);
-        QCOMPARE(run.result.jobEvents.size(), std::size_t(3));
+        QVERIFY(run.result.jobEvents.empty()); // events are written when the run ends
     }
 
     void version4StoresAreMigrated()
