@@ -222,7 +222,6 @@ CREATE TABLE job_events (
     detail       TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (run_id, event_index)
 ) WITHOUT ROWID;
-CREATE INDEX job_events_by_job ON job_events (run_id, job_index);
 
 CREATE TABLE run_series (
     run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
