@@ -125,30 +125,78 @@ private:
     std::mutex m_mutex;
 };
 
+// Lifecycle and SLO figures (docs/simulator.md, "Metrics"): ratios are null when no job has a deadline.
+void addLifecycleJson(nlohmann::json& out, const sim::RunResult& run, const metrics::Summary& s)
+{
+    const auto ratio = [](int n, double r) { return n > 0 ? nlohmann::json(r) : nlohmann::json(nullptr); };
+    out["jobs_dropped"] = s.jobsDropped;
+    out["suspensions"] = s.suspensions;
+    out["gpu_hours_used"] = s.gpuHoursUsed;
+    out["gpu_hours_billed"] = s.gpuHoursBilled;
+    out["slo_jobs"] = s.sloJobs;
+    out["slo_attainment"] = ratio(s.sloJobs, s.sloAttainment());
+    out["deadlines"] = s.deadlines;
+    out["deadlines_met"] = s.deadlinesMet;
+    out["deadline_met_ratio"] = ratio(s.deadlines, s.deadlineMetRatio());
+    out["reward"] = s.reward;
+    nlohmann::json byClass = nlohmann::json::array();
+    for (const auto& c : metrics::sloAttainmentByClass(run))
+        byClass.push_back({{"slo_class", c.sloClass},
+                           {"jobs", c.jobs},
+                           {"jobs_met", c.jobsMet},
+                           {"slo_attainment", static_cast<double>(c.jobsMet) / c.jobs},
+                           {"reward", c.reward}});
+    if (!byClass.empty())
+        out["slo_by_class"] = std::move(byClass);
+}
+
 nlohmann::json runJson(const sim::RunResult& run, const metrics::Summary& s)
 {
-    return {{"policy", run.policy},
-            {"seed", run.seed},
-            {"jobs", s.jobs},
-            {"jobs_completed", s.jobsCompleted},
-            {"avg_jct_s", s.avgJctS},
-            {"p50_jct_s", s.p50JctS},
-            {"p95_jct_s", s.p95JctS},
-            {"p99_jct_s", s.p99JctS},
-            {"avg_queue_s", s.avgQueueS},
-            {"avg_job_samples_per_s", s.avgJobSamplesPerS},
-            {"avg_job_samples_per_jct_s", s.avgJobSamplesPerJctS},
-            {"makespan_s", s.makespanS},
-            {"utilization", s.utilization},
-            {"gpu_hours", s.gpuHours},
-            {"cost_usd", s.costUsd},
-            {"avg_ftf_rho", s.avgFtfRho},
-            {"jain_ftf", s.jainFtf},
-            {"decisions", s.decisions},
-            {"decision_wall_s_total", s.decisionWallSTotal},
-            {"events", run.events},
-            {"wall_s", s.wallS},
-            {"cancelled", run.cancelled}};
+    nlohmann::json out = {{"policy", run.policy},
+                          {"seed", run.seed},
+                          {"jobs", s.jobs},
+                          {"jobs_completed", s.jobsCompleted},
+                          {"avg_jct_s", s.avgJctS},
+                          {"p50_jct_s", s.p50JctS},
+                          {"p95_jct_s", s.p95JctS},
+                          {"p99_jct_s", s.p99JctS},
+                          {"avg_queue_s", s.avgQueueS},
+                          {"avg_job_samples_per_s", s.avgJobSamplesPerS},
+                          {"avg_job_samples_per_jct_s", s.avgJobSamplesPerJctS},
+                          {"makespan_s", s.makespanS},
+                          {"utilization", s.utilization},
+                          {"gpu_hours", s.gpuHours},
+                          {"cost_usd", s.costUsd},
+                          {"avg_ftf_rho", s.avgFtfRho},
+                          {"jain_ftf", s.jainFtf},
+                          {"decisions", s.decisions},
+                          {"decision_wall_s_total", s.decisionWallSTotal},
+                          {"events", run.events},
+                          {"wall_s", s.wallS},
+                          {"cancelled", run.cancelled}};
+    addLifecycleJson(out, run, s);
+    return out;
+}
+
+// A second table, only for runs that dropped jobs or have deadlines, so other output stays as it was.
+void printLifecycle(const std::vector<sim::RunResult>& runs)
+{
+    Table table(
+        {"policy", "dropped", "slo_attain", "deadlines_met", "reward", "suspensions", "gpu_h_used", "gpu_h_billed"});
+    bool any = false;
+    for (const auto& r : runs) {
+        const auto s = metrics::summarize(r, metrics::SummaryScope::Headline);
+        if (s.jobsDropped == 0 && s.sloJobs == 0)
+            continue;
+        any = true;
+        table.add({r.policy, std::to_string(s.jobsDropped),
+                   s.sloJobs > 0 ? fmt::format("{:.1f}%", s.sloAttainment() * 100) : "-",
+                   fmt::format("{}/{}", s.deadlinesMet, s.deadlines), fmt::format("{:g}", s.reward),
+                   std::to_string(s.suspensions), fmt::format("{:.1f}", s.gpuHoursUsed),
+                   fmt::format("{:.1f}", s.gpuHoursBilled)});
+    }
+    if (any)
+        std::cout << "\n" << table.render();
 }
 
 void runSimulate(const SimulateArgs& args)
@@ -250,6 +298,7 @@ void runSimulate(const SimulateArgs& args)
                        fmt::format("{:.2f}", s.costUsd), std::to_string(s.decisions), fmt::format("{:.3f}", s.wallS)});
         }
         std::cout << table.render();
+        printLifecycle(runs);
         if (recorder) {
             std::vector<std::string> ids;
             for (std::size_t i = 0; i < runs.size(); ++i)

@@ -7,8 +7,9 @@ namespace orrery::io {
 void writeJobsCsv(std::ostream& out, const sim::RunResult& run, const std::vector<char>* stored)
 {
     CsvWriter csv(out);
-    for (const char* h : {"job_index", "job_id", "model", "user", "arrival_s", "start_s", "end_s", "queue_s", "jct_s",
-                          "gpus", "gpu_type", "restarts", "gpu_seconds", "cost_usd", "ideal_s"})
+    for (const char* h :
+         {"job_index", "job_id", "model", "user", "arrival_s", "start_s", "end_s", "queue_s", "jct_s", "gpus",
+          "gpu_type", "restarts", "gpu_seconds", "cost_usd", "ideal_s", "dropped_s", "drop_reason", "suspensions"})
         csv.field(h);
     csv.endRow();
     for (std::size_t i = 0; i < run.jobs.size(); ++i) {
@@ -22,6 +23,9 @@ void writeJobsCsv(std::ostream& out, const sim::RunResult& run, const std::vecto
         started ? csv.field(j.queueS()) : csv.empty();
         j.finished() ? csv.field(j.jctS()) : csv.empty();
         csv.field(j.gpus).field(j.gpuType).field(j.restarts).field(j.gpuSeconds).field(j.costUsd).field(j.idealS);
+        // A dropped job has no end and no JCT: it never finished.
+        j.dropped() ? csv.field(j.droppedS) : csv.empty();
+        csv.field(j.dropReason).field(j.suspensions);
         csv.endRow();
     }
 }

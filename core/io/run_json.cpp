@@ -1,5 +1,7 @@
 #include "io/run_json.h"
 
+#include "metrics/metrics.h"
+
 #include <nlohmann/json.hpp>
 
 namespace orrery::io {
@@ -42,6 +44,52 @@ nlohmann::json runRecordToJson(const store::RunRecord& r)
             {"sim_wall_s", orNull(r.simWallS)}};
 }
 
+namespace {
+
+// A job's lifecycle and SLO fields (docs/simulator.md): a dropped job has dropped_s and no end or JCT.
+void addLifecycle(nlohmann::json& out, const sim::JobRecord& j)
+{
+    out["dropped_s"] = j.dropped() ? nlohmann::json(j.droppedS) : nlohmann::json(nullptr);
+    if (j.dropped())
+        out["drop_reason"] = j.dropReason;
+    out["suspensions"] = j.suspensions;
+    out["paused_gpu_seconds"] = j.pausedGpuSeconds;
+    if (!j.sloClass.empty())
+        out["slo_class"] = j.sloClass;
+    if (!j.deadlines.empty()) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& d : j.deadlines)
+            list.push_back({{"at_s", d.atS}, {"reward", d.reward}, {"met", metrics::deadlineMet(j, d)}});
+        out["deadlines"] = std::move(list);
+    }
+    if (!j.extras.empty()) {
+        nlohmann::json extras = nlohmann::json::object();
+        for (const auto& [key, text] : j.extras)
+            extras[key] = nlohmann::json::parse(text, nullptr, false);
+        out["extras"] = std::move(extras);
+    }
+}
+
+// Job events and named series, present only when the run has some.
+void addRecords(nlohmann::json& out, const sim::RunResult& r)
+{
+    if (!r.jobEvents.empty()) {
+        nlohmann::json events = nlohmann::json::array();
+        for (const auto& e : r.jobEvents)
+            events.push_back(
+                {{"time_s", e.timeS}, {"job_index", e.job}, {"kind", sim::toString(e.kind)}, {"detail", e.detail}});
+        out["job_events"] = std::move(events);
+    }
+    if (!r.series.empty()) {
+        nlohmann::json series = nlohmann::json::object();
+        for (const auto& s : r.series)
+            series[s.name] = {{"time_s", s.timeS}, {"value", s.value}};
+        out["series"] = std::move(series);
+    }
+}
+
+} // namespace
+
 nlohmann::json storedRunToJson(const store::StoredRun& run)
 {
     const auto& r = run.result;
@@ -74,6 +122,7 @@ nlohmann::json storedRunToJson(const store::StoredRun& run)
                         {"gpu_seconds", j.gpuSeconds},
                         {"cost_usd", j.costUsd},
                         {"ideal_s", j.idealS}});
+        addLifecycle(jobs.back(), j);
     }
     nlohmann::json intervals = nlohmann::json::array();
     for (const auto& iv : r.intervals)
@@ -85,13 +134,15 @@ nlohmann::json storedRunToJson(const store::StoredRun& run)
     for (const auto& d : r.decisions)
         decisions.push_back(
             {{"sim_time_s", d.simTimeS}, {"wall_s", d.wallS}, {"queued", d.queued}, {"running", d.running}});
-    return {{"run", runRecordToJson(run.record)},
-            {"partial", run.partial},
-            {"gpus", gpus},
-            {"jobs", jobs},
-            {"intervals", intervals},
-            {"utilization", utilization},
-            {"decisions", decisions}};
+    nlohmann::json out = {{"run", runRecordToJson(run.record)},
+                          {"partial", run.partial},
+                          {"gpus", gpus},
+                          {"jobs", jobs},
+                          {"intervals", intervals},
+                          {"utilization", utilization},
+                          {"decisions", decisions}};
+    addRecords(out, r);
+    return out;
 }
 
 } // namespace orrery::io

@@ -43,6 +43,8 @@ struct ScenarioOptions
     bool gavelCompat = false;
     std::string throughputs;                ///< Gavel-format throughput table (path, relative to the scenario)
     std::string referenceGpu = "v100-16gb"; ///< where trace durations were measured
+    std::string estimateError = "none";     ///< none, uniform, lognormal: what policies' estimates miss by
+    double estimateErrorScale = 0;          ///< uniform: half-width (0.2 = +-20%); lognormal: sigma
 
     bool operator==(const ScenarioOptions&) const = default;
 };

@@ -4,6 +4,7 @@
 #include "io/json_reader.h"
 #include "io/limits.h"
 #include "sched/registry.h"
+#include "sim/estimate_error.h"
 #include "sim/locality.h"
 #include "sim/switch_cost.h"
 #include "util/embedded.h"
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_set>
 
 namespace orrery::io {
@@ -167,6 +169,40 @@ void readElastic(JsonObject& o, Job& job)
                                    job.minGpus, job.maxGpus, listed ? "" : ", not an allowed count"));
 }
 
+// SLO class, deadlines with rewards and the user's stated maximum run time (docs/scenario-format.md).
+void readSlo(JsonObject& o, Job& job)
+{
+    job.sloClass = o.string("slo_class", "");
+    if (o.has("reward") && !job.deadlineS)
+        o.fail("reward", "a reward belongs to \"deadline_s\" (give several deadlines as \"deadlines\")");
+    job.reward = o.nonNegativeNumber("reward", 1.0);
+    if (auto m = o.optionalNumber("max_runtime_s", 0)) {
+        if (*m <= 0)
+            o.fail("max_runtime_s", fmt::format("expected a positive number of seconds, got {}", *m));
+        job.maxRuntimeS = *m;
+    }
+    const json* list = o.member("deadlines");
+    if (!list)
+        return;
+    if (job.deadlineS)
+        o.fail("deadlines", "a job has either \"deadline_s\" or \"deadlines\", not both");
+    if (!list->is_array() || list->empty())
+        o.fail("deadlines", "expected a non-empty array of {\"at_s\", \"reward\"}, got " + describeJson(*list));
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        JsonObject d((*list)[i], indexPath(o.childPath("deadlines"), i));
+        Deadline dl;
+        dl.atS = d.number("at_s");
+        if (!(dl.atS > job.arrivalS) || !std::isfinite(dl.atS))
+            d.fail("at_s", fmt::format("deadline {} is not after the arrival {}", dl.atS, job.arrivalS));
+        if (!job.deadlines.empty() && dl.atS <= job.deadlines.back().atS)
+            d.fail("at_s", fmt::format("deadlines must be listed in increasing order ({} follows {})", dl.atS,
+                                       job.deadlines.back().atS));
+        dl.reward = d.nonNegativeNumber("reward", 1.0);
+        d.finish();
+        job.deadlines.push_back(dl);
+    }
+}
+
 Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const GpuCatalog& catalog)
 {
     Job job;
@@ -178,6 +214,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         job.deadlineS = *d;
     if (job.deadlineS && *job.deadlineS <= job.arrivalS)
         o.fail("deadline_s", fmt::format("deadline {} is not after the arrival {}", *job.deadlineS, job.arrivalS));
+    readSlo(o, job);
     o.allow({"model",        "batch",      "micro_batch", "seq",           "precision",
              "optimizer",    "recompute",  "zero",        "flash_attn",    "sequence_parallel",
              "autocast",     "fp32_grads", "framework",   "pure_half",     "offload_optimizer",
@@ -334,6 +371,22 @@ GeneratorSpec readGenerator(JsonObject o, const ModelLibrary& models)
     }
     o.finish();
     return g;
+}
+
+// How far the estimates policies read are from the truth (docs/simulator.md, "Estimates versus truth").
+void readEstimateError(JsonObject& oo, ScenarioOptions& op)
+{
+    op.estimateError = oo.choice("estimate_error", sim::estimateErrorModes(), op.estimateError);
+    op.estimateErrorScale = oo.nonNegativeNumber("estimate_error_scale", op.estimateErrorScale);
+    if (op.estimateError == "uniform" && op.estimateErrorScale >= 1)
+        oo.fail("estimate_error_scale",
+                fmt::format("a uniform error is a half-width below 1 (estimates must stay positive), got {}",
+                            op.estimateErrorScale));
+    if (op.estimateError == "lognormal" && op.estimateErrorScale > 5)
+        oo.fail("estimate_error_scale",
+                fmt::format("expected a log-normal sigma up to 5, got {}", op.estimateErrorScale));
+    if (op.estimateError == "none" && op.estimateErrorScale != 0)
+        oo.fail("estimate_error_scale", "needs \"estimate_error\": \"uniform\" or \"lognormal\"");
 }
 
 /**
@@ -568,6 +621,7 @@ Scenario parse(const json& doc)
         if (const json* loc = oo.member("locality"))
             op.locality = readLocality(*loc, oo.childPath("locality"));
         op.gavelCompat = oo.boolean("gavel_compat", false);
+        readEstimateError(oo, op);
         op.throughputs = oo.string("throughputs", "");
         op.referenceGpu = oo.string("reference_gpu", op.referenceGpu);
         if (!catalog.find(op.referenceGpu))

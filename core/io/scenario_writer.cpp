@@ -63,6 +63,14 @@ json linkToJson(const Link& link, const char* bandwidthKey, double scale)
     return {{"kind", toString(link.kind)}, {bandwidthKey, link.bandwidthGBps * scale}, {"latency_us", link.latencyUs}};
 }
 
+json deadlinesToJson(const std::vector<Deadline>& deadlines)
+{
+    json out = json::array();
+    for (const auto& d : deadlines)
+        out.push_back({{"at_s", d.atS}, {"reward", d.reward}});
+    return out;
+}
+
 /**
  * Calls member(key, value) for each of a job's JSON members, in key order: nlohmann's objects keep
  * their keys sorted, and the text writer below must produce exactly what dumping the tree gives.
@@ -83,6 +91,8 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("batch", c.globalBatch);
     if (job.deadlineS)
         member("deadline_s", *job.deadlineS);
+    if (!job.deadlines.empty())
+        member("deadlines", deadlinesToJson(job.deadlines));
     if (!serverless && !typed)
         member("duration_s", job.durationS);
     if (serverless && c.flashAttention)
@@ -102,6 +112,8 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("job_type", job.jobType);
     if (job.maxGpus)
         member("max_gpus", job.maxGpus);
+    if (job.maxRuntimeS)
+        member("max_runtime_s", *job.maxRuntimeS);
     if (serverless && c.microBatch > 0)
         member("micro_batch", c.microBatch);
     if (job.minGpus)
@@ -122,12 +134,16 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("recompute", toString(c.recompute));
     if (!serverless && !typed && !job.referenceGpu.empty())
         member("reference_gpu", job.referenceGpu);
+    if (job.reward != 1.0)
+        member("reward", job.reward);
     if (typed && job.scaleFactor != job.gpus)
         member("scale_factor", job.scaleFactor);
     if (serverless && c.seq > 0)
         member("seq", c.seq);
     if (serverless && c.sequenceParallel)
         member("sequence_parallel", true);
+    if (!job.sloClass.empty())
+        member("slo_class", job.sloClass);
     if (!job.user.empty())
         member("user", job.user);
     if (serverless && c.zeroStage)
@@ -276,6 +292,10 @@ json scenarioOptionsToJson(const ScenarioOptions& o)
         if (!o.locality.table.empty())
             l["table"] = o.locality.table;
         opt["locality"] = std::move(l);
+    }
+    if (o.estimateError != "none") {
+        opt["estimate_error"] = o.estimateError;
+        opt["estimate_error_scale"] = o.estimateErrorScale;
     }
     return opt;
 }

@@ -56,6 +56,8 @@ std::vector<double> finishTimeFairness(const sim::RunResult& run)
         steps.emplace_back(j.arrivalS, +1);
         if (j.finished())
             steps.emplace_back(j.endS, -1);
+        else if (j.dropped()) // no longer contends
+            steps.emplace_back(j.droppedS, -1);
     }
     std::sort(steps.begin(), steps.end());
     std::vector<double> times;
@@ -181,6 +183,7 @@ Summary summarize(const sim::RunResult& run, SummaryScope scope)
     for (const auto& d : run.decisions)
         s.decisionWallSTotal += d.wallS;
     s.wallS = run.wallS;
+    addLifecycle(s, run);
     if (scope == SummaryScope::Headline)
         return s;
     s.p50JctS = percentile(jct, 50);

@@ -33,7 +33,40 @@ struct Summary
     double avgFtfRho = 0; ///< mean finish-time fairness (see finishTimeFairness)
     double maxFtfRho = 0;
     double jainFtf = 0; ///< Jain's index over the rho values
+
+    // Lifecycle and SLOs (docs/simulator.md, "Metrics"); filled under both scopes.
+    int jobsDropped = 0;
+    int suspensions = 0;       ///< over all jobs: times a running job lost all its GPUs
+    double gpuHoursUsed = 0;   ///< held while making progress
+    double gpuHoursBilled = 0; ///< held, switch pauses and profiling included (= gpuHours)
+    int sloJobs = 0;           ///< jobs with at least one deadline
+    int sloJobsMet = 0;        ///< of those, finished by their earliest deadline
+    int deadlines = 0;
+    int deadlinesMet = 0;
+    double reward = 0; ///< sum of the rewards of the deadlines met
+    double sloAttainment() const { return sloJobs > 0 ? static_cast<double>(sloJobsMet) / sloJobs : 0; }
+    double deadlineMetRatio() const { return deadlines > 0 ? static_cast<double>(deadlinesMet) / deadlines : 0; }
 };
+
+/** Adds the lifecycle and SLO figures of `run` to `s` (summarize() calls it). */
+void addLifecycle(Summary& s, const sim::RunResult& run);
+
+/** Whether job j met deadline d: it finished by then (a dropped or unfinished job meets none). */
+inline bool deadlineMet(const sim::JobRecord& j, const workload::Deadline& d)
+{
+    return j.finished() && j.endS <= d.atS;
+}
+
+/** SLO attainment of one SLO class: jobs of the class with deadlines, and those that met their earliest. */
+struct SloClassAttainment
+{
+    std::string sloClass;
+    int jobs = 0;
+    int jobsMet = 0;
+    double reward = 0;
+};
+/** Per SLO class (jobs with a class and at least one deadline), in order of first appearance. */
+std::vector<SloClassAttainment> sloAttainmentByClass(const sim::RunResult& run);
 
 /** What summarize() computes: everything, or only the headline figures a run list shows (no sorting, no fairness). */
 enum class SummaryScope { Full, Headline };

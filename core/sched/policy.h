@@ -24,6 +24,8 @@ public:
     virtual double roundS(const io::ScenarioOptions& /*options*/) const { return 0; }
     virtual void onArrival(const sim::View& /*view*/, int /*job*/) {}
     virtual void onCompletion(const sim::View& /*view*/, int /*job*/) {}
+    /** Job j's profiling (Decision::profile) has ended; it waits in the queue, and schedule() follows. */
+    virtual void onProfileEnd(const sim::View& /*view*/, int /*job*/) {}
     virtual void schedule(sim::Decision& decision) = 0;
 
     /** Scenario options a policy's parameters replace for its own run (round_s, restart_penalty_s). */

@@ -103,7 +103,9 @@ const std::vector<PolicyInfo>& registeredPolicies()
         entry("fifo_perf",
               "First come, first served on the fastest GPU type that has room for the job (Gavel's FIFO_Perf)", {},
               withoutParams<makeFifoPerf>),
-        entry("sjf", "Shortest job first by oracle run time (ideal duration on its best GPU type), non-preemptive",
+        entry("sjf",
+              "Shortest job first by estimated run time (ideal duration on its best GPU type; the truth unless "
+              "estimate_error is set), non-preemptive",
               {.oracle = true}, withoutParams<makeSjf>),
         entry("tiresias", "Tiresias discretised 2D-LAS: priority queues on attained GPU-seconds, preemptive",
               {.preemptive = true}, makeTiresias, tiresiasParams(), tiresiasPresets()),
@@ -146,6 +148,11 @@ const std::vector<PolicyInfo>& registeredPolicies()
             "opportunistic",
             "Frenzy's baseline: FCFS with backfill, a conservative GPU count, greedily on the most powerful idle GPUs",
             {}, withoutParams<makeOpportunistic>),
+        // Appended: the listing keeps the order of the policies before it.
+        entry("edf",
+              "Earliest deadline first; drops a waiting job that cannot meet its deadline (estimated run time), "
+              "non-preemptive",
+              {.oracle = true}, makeEdf, edfParams()),
     };
     return policies;
 }

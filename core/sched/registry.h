@@ -69,6 +69,8 @@ std::unique_ptr<Policy> makePolicy(const std::string& spec);
 std::unique_ptr<Policy> makeFifo();
 std::unique_ptr<Policy> makeFifoPerf();
 std::unique_ptr<Policy> makeSjf();
+std::unique_ptr<Policy> makeEdf(const PolicyParams& params);
+std::vector<ParamSpec> edfParams();
 std::unique_ptr<Policy> makeTiresias(const PolicyParams& params);
 std::vector<ParamSpec> tiresiasParams();
 std::vector<PolicyPreset> tiresiasPresets();

@@ -8,8 +8,9 @@ namespace orrery::sched {
 namespace {
 
 /**
- * Shortest job first with oracle durations: the waiting job with the smallest
- * ideal run time (its work at its best single-type rate, SimJob::idealS)
+ * Shortest job first: the waiting job with the smallest estimated run time
+ * (its work at its best single-type rate, View::estimatedDurationS: the
+ * oracle's true SimJob::idealS unless the scenario sets estimate_error)
  * starts first, on the fastest type that has room; ties by arrival. Non-
  * preemptive, and the shortest waiting job blocks the others so long jobs are
  * not overtaken forever by a stream of medium ones that happen to fit.
@@ -21,7 +22,7 @@ public:
 
     void onArrival(const sim::View& view, int j) override
     {
-        m_queue.emplace(view.job(j).idealS, view.job(j).arrivalS, j);
+        m_queue.emplace(view.estimatedDurationS(j), view.job(j).arrivalS, j);
     }
 
     void schedule(sim::Decision& decision) override

@@ -43,13 +43,9 @@ void Engine::assign(int j, const std::vector<int>& list)
 {
     if (!inDecision)
         fail("assigned GPUs outside schedule()");
-    if (j < 0 || j >= w.jobCount())
-        fail(fmt::format("no job with index {}", j));
+    checkJob(j);
     const auto i = static_cast<std::size_t>(j);
     const std::string& id = w.jobs()[i].id;
-    if (status[i] == JobStatus::Future || status[i] == JobStatus::Done)
-        fail(fmt::format("job \"{}\" is not waiting or running (it has {})", id,
-                         status[i] == JobStatus::Done ? "finished" : "not arrived"));
     if (!gpus[i].empty())
         fail(fmt::format("job \"{}\" already holds GPUs; release it before assigning new ones", id));
     if (list.empty())
@@ -180,22 +176,51 @@ void Engine::commit()
         touched[i] = 0;
         const auto& old = oldGpus[i];
         const auto& cur = gpus[i];
-        if (old == cur)
+        // Lifecycle changes (drop, profiling) change a job even when its GPUs stay the same.
+        const bool profiled = profileEnded[i] != 0;
+        profileEnded[i] = 0;
+        if (status[i] == JobStatus::Dropped) {
+            commitDrop(j);
+            continue;
+        }
+        if (old == cur && !profiled && profileS[i] == 0)
             continue;
         ++version[i];
+        if (!old.empty())
+            addPause(j, old.size());
+        // List moves by position: a job whose profiling ended is already back in the queue.
         if (cur.empty()) {
             noteRestartPause(i, true, 0);
-            listRemove(running, runPos, j);
-            listAdd(queued, queuePos, j);
+            if (runPos[i] >= 0)
+                listRemove(running, runPos, j);
+            if (queuePos[i] < 0)
+                listAdd(queued, queuePos, j);
+            if (status[i] == JobStatus::Running) {
+                ++result.jobs[i].suspensions;
+                result.jobEvents.push_back({now, j, JobEventKind::Suspend, {}});
+            }
             status[i] = JobStatus::Queued;
             rate[i] = 0;
             allocSince[i] = -1;
             continue;
         }
-        if (old.empty()) {
+        if (queuePos[i] >= 0) {
             listRemove(queued, queuePos, j);
             listAdd(running, runPos, j);
         }
+        if (profileS[i] > 0) {
+            // Held without progress until the profiling ends; then back to the queue (endProfile).
+            status[i] = JobStatus::Profiling;
+            rate[i] = 0;
+            progressAt[i] = allocSince[i] = now;
+            resumeAt[i] = now + profileS[i];
+            result.jobEvents.push_back({now, j, JobEventKind::Profile, fmt::format("{}", profileS[i])});
+            heap.push({resumeAt[i], ProfileEnd, j, version[i]});
+            profileS[i] = 0;
+            continue;
+        }
+        if (old.empty() && startS[i] >= 0 && result.jobs[i].suspensions > 0)
+            result.jobEvents.push_back({now, j, JobEventKind::Resume, {}});
         status[i] = JobStatus::Running;
         const AllocationRate alloc = w.allocationRate(j, cur);
         rate[i] = alloc.rate;
@@ -228,6 +253,7 @@ void Engine::finish(int j)
     const auto i = static_cast<std::size_t>(j);
     advance(j);
     remaining[i] = 0;
+    addPause(j, gpus[i].size());
     for (int g : gpus[i]) {
         closeInterval(g, j);
         state.give(g);
@@ -247,7 +273,12 @@ void Engine::finish(int j)
 
 void Engine::decide()
 {
+    // Jobs whose profiling ended at this instant go back to the queue before the policy decides, so it may
+    // give them the same GPUs again (one interval) or others.
     inDecision = true;
+    for (int j : profileDue)
+        endProfile(j);
+    profileDue.clear();
     const auto t0 = std::chrono::steady_clock::now();
     policy.schedule(decision);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -305,6 +336,122 @@ void Engine::sampleUtilization()
     s.busyByType.resize(static_cast<std::size_t>(w.typeCount()));
     for (int t = 0; t < w.typeCount(); ++t)
         s.busyByType[static_cast<std::size_t>(t)] = state.busyGpus(t);
+}
+
+// ---- lifecycle: drop, profile; estimates; policy records -------------------------------------------------------
+
+void Engine::initLifecycle()
+{
+    const auto n = static_cast<std::size_t>(w.jobCount());
+    profileS.assign(n, 0);
+    profileEnded.assign(n, 0);
+    estimateFactors = estimateErrorFactors(opt, w.jobCount(), seed);
+}
+
+void Engine::checkJob(int j) const
+{
+    if (j < 0 || j >= w.jobCount())
+        fail(fmt::format("no job with index {}", j));
+    const JobStatus s = status[static_cast<std::size_t>(j)];
+    if (s == JobStatus::Future || s == JobStatus::Done || s == JobStatus::Dropped)
+        fail(fmt::format("job \"{}\" is not waiting or running (it has {})", w.jobs()[static_cast<std::size_t>(j)].id,
+                         s == JobStatus::Done      ? "finished"
+                         : s == JobStatus::Dropped ? "been dropped"
+                                                   : "not arrived"));
+}
+
+void Engine::addPause(int j, std::size_t gpuCount)
+{
+    // The part of the allocation that ends now which was spent in a switch pause or profiling.
+    const auto i = static_cast<std::size_t>(j);
+    if (allocSince[i] < 0)
+        return;
+    const double paused = std::min(now, resumeAt[i]) - allocSince[i];
+    if (paused > 0)
+        result.jobs[i].pausedGpuSeconds += static_cast<double>(gpuCount) * paused;
+}
+
+void Engine::drop(int j, const std::string& reason)
+{
+    if (!inDecision)
+        fail("dropped a job outside schedule()");
+    checkJob(j);
+    const auto i = static_cast<std::size_t>(j);
+    touch(j);
+    for (int g : gpus[i])
+        state.give(g);
+    gpus[i].clear();
+    status[i] = JobStatus::Dropped; // from here on the job cannot be given GPUs
+    result.jobs[i].dropReason = reason;
+}
+
+void Engine::commitDrop(int j)
+{
+    const auto i = static_cast<std::size_t>(j);
+    if (!oldGpus[i].empty())
+        addPause(j, oldGpus[i].size());
+    if (runPos[i] >= 0)
+        listRemove(running, runPos, j);
+    if (queuePos[i] >= 0)
+        listRemove(queued, queuePos, j);
+    ++version[i];
+    rate[i] = 0;
+    allocSince[i] = -1;
+    profileS[i] = 0;
+    result.jobs[i].droppedS = now;
+    result.jobEvents.push_back({now, j, JobEventKind::Drop, result.jobs[i].dropReason});
+    ++done;
+}
+
+void Engine::profile(int j, const std::vector<int>& list, double seconds)
+{
+    if (!(seconds > 0) || !std::isfinite(seconds))
+        fail(fmt::format("profiling job \"{}\" for {} s: expected a positive, finite time",
+                         j >= 0 && j < w.jobCount() ? w.jobs()[static_cast<std::size_t>(j)].id : "?", seconds));
+    assign(j, list);
+    profileS[static_cast<std::size_t>(j)] = seconds;
+}
+
+void Engine::endProfile(int j)
+{
+    // Called inside the decision, before the policy: the job leaves its GPUs (commit() sees whether the policy
+    // gives them back) and waits in the queue; the policy learns of it first.
+    const auto i = static_cast<std::size_t>(j);
+    touch(j);
+    for (int g : gpus[i])
+        state.give(g);
+    gpus[i].clear();
+    profileEnded[i] = 1;
+    status[i] = JobStatus::Queued;
+    listRemove(running, runPos, j);
+    listAdd(queued, queuePos, j);
+    policy.onProfileEnd(view, j);
+}
+
+void Engine::annotate(int j, const std::string& key, const std::string& jsonText)
+{
+    if (j < 0 || j >= w.jobCount())
+        fail(fmt::format("no job with index {}", j));
+    const auto& reserved = reservedJobExtraKeys();
+    if (key.empty() || std::find(reserved.begin(), reserved.end(), key) != reserved.end())
+        fail(fmt::format("annotation name \"{}\" is empty or reserved (reserved: {})", key, fmt::join(reserved, ", ")));
+    auto& extras = result.jobs[static_cast<std::size_t>(j)].extras;
+    for (auto& [k, v] : extras)
+        if (k == key) {
+            v = jsonText;
+            return;
+        }
+    extras.emplace_back(key, jsonText);
+}
+
+void Engine::record(const std::string& name, double value)
+{
+    auto [it, fresh] = seriesIndex.try_emplace(name, result.series.size());
+    if (fresh)
+        result.series.push_back({name, {}, {}});
+    auto& series = result.series[it->second];
+    series.timeS.push_back(now);
+    series.value.push_back(value);
 }
 
 } // namespace orrery::sim::detail

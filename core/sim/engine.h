@@ -5,6 +5,7 @@
 
 #include "io/error.h"
 #include "sched/policy.h"
+#include "sim/estimate_error.h"
 #include "sim/simulator.h"
 #include "sim/view.h"
 
@@ -16,11 +17,12 @@
 #include <limits>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace orrery::sim::detail {
 
-enum EventKind : int { Completion = 0, Tick = 1, Wakeup = 2, Boundary = 3 };
+enum EventKind : int { Completion = 0, Tick = 1, Wakeup = 2, Boundary = 3, ProfileEnd = 4 };
 
 struct Event
 {
@@ -96,7 +98,11 @@ public:
             r.demand = w.job(static_cast<int>(j)).demand;
             if (job.kind == workload::JobKind::Serverless)
                 r.samples = job.iterations * job.config.globalBatch;
+            r.sloClass = job.sloClass;
+            if (job.deadlineS || !job.deadlines.empty())
+                r.deadlines = job.allDeadlines();
         }
+        initLifecycle();
     }
 
     RunResult run();
@@ -135,6 +141,17 @@ public:
             heap.push({t, Wakeup, -1, 0});
     }
 
+    // ---- lifecycle, estimates and records (docs/simulator.md, "Job lifecycle", "Estimates versus truth") -----
+    void drop(int j, const std::string& reason);
+    void profile(int j, const std::vector<int>& list, double seconds);
+    void annotate(int j, const std::string& key, const std::string& jsonText);
+    void record(const std::string& name, double value);
+    const JobRecord& resultJob(int j) const { return result.jobs[static_cast<std::size_t>(j)]; }
+    double estimateFactor(int j) const
+    {
+        return estimateFactors.empty() ? 1.0 : estimateFactors[static_cast<std::size_t>(j)];
+    }
+
     const PreparedWorkload& w;
     sched::Policy& policy;
     std::uint64_t seed;
@@ -153,14 +170,20 @@ public:
     std::vector<std::uint32_t> version;
     std::vector<std::vector<int>> gpus;
     std::vector<int> queuePos, runPos, queued, running;
-    std::vector<double> restartLostS; ///< restart pauses charged (elastic block)
-    std::vector<char> restartPaused;  ///< whether the current pause is a restart's
+    std::vector<double> restartLostS;    ///< restart pauses charged (elastic block)
+    std::vector<char> restartPaused;     ///< whether the current pause is a restart's
+    std::vector<double> estimateFactors; ///< per job; empty without estimate errors
 
 private:
     [[noreturn]] void fail(const std::string& what) const
     {
         throw Error(fmt::format("policy \"{}\" at t={:.1f}s: {}", policyName, now, what));
     }
+    void initLifecycle();
+    void checkJob(int j) const;
+    void addPause(int j, std::size_t gpuCount);
+    void endProfile(int j);
+    void commitDrop(int j);
     void touch(int j);
     void advance(int j);
     void commit();
@@ -201,7 +224,11 @@ private:
     std::vector<char> gpuMark;
     std::priority_queue<Event, std::vector<Event>, EventLater> heap;
     RunResult result;
-    int done = 0;
+    std::vector<double> profileS;   ///< per job: profiling asked for in this decision (seconds), else 0
+    std::vector<char> profileEnded; ///< per job: its profiling ended at this instant
+    std::vector<int> profileDue;    ///< jobs whose profiling ended at this instant
+    std::unordered_map<std::string, std::size_t> seriesIndex;
+    int done = 0; ///< jobs finished or dropped
     bool inDecision = false;
 };
 

@@ -1,7 +1,12 @@
 #pragma once
 
+#include "workload/job.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace orrery::sim {
@@ -36,6 +41,20 @@ struct JobRecord
     /** Gavel compatibility: a multi-GPU job whose last round had fewer steps left than GPUs, which Gavel drops from
      *  its average JCT (see docs/validation.md). */
     bool excludedFromAverage = false;
+
+    // Lifecycle and SLOs (docs/simulator.md, "Job lifecycle" and "Deadlines and SLOs").
+    double droppedS = -1; ///< when a policy dropped it, -1 if never; a dropped job never finishes (endS stays -1)
+    std::string dropReason{};
+    int suspensions = 0; ///< times it lost all its GPUs while running (preemptions to the queue)
+    /** GPU-seconds held without progress (switch pauses, profiling): billed like the rest, not used. */
+    double pausedGpuSeconds = 0;
+    std::string sloClass{};
+    std::vector<workload::Deadline> deadlines{}; ///< earliest first
+    /** Per-job data a policy attached (Decision::annotate), name -> JSON text; stored as job extras. */
+    std::vector<std::pair<std::string, std::string>> extras{};
+
+    bool dropped() const { return droppedS >= 0; }
+    double usedGpuSeconds() const { return gpuSeconds - pausedGpuSeconds; }
     bool finished() const { return endS >= 0; }
     double jctS() const { return endS - arrivalS; }
     double queueS() const { return startS - arrivalS; }
@@ -48,6 +67,31 @@ struct UtilizationSample
     int busyGpus = 0;
     std::vector<int> busyByType; ///< in the order of RunResult::gpuTypes
 };
+
+/** A change in a job's life worth a record: what later systems (and the store's job_events) look at. */
+enum class JobEventKind : std::uint8_t { Suspend, Resume, Drop, Profile };
+const char* toString(JobEventKind kind);
+/** The kind a name from toString() stands for; nullopt for anything else. */
+std::optional<JobEventKind> jobEventKindFromString(std::string_view name);
+
+struct JobEvent
+{
+    double timeS = 0;
+    int job = 0;
+    JobEventKind kind = JobEventKind::Suspend;
+    std::string detail; ///< drop: the reason; profile: the seconds asked for
+};
+
+/** A named series of values over time that a policy records (Decision::record), e.g. an LP objective. */
+struct MetricSeries
+{
+    std::string name;
+    std::vector<double> timeS;
+    std::vector<double> value;
+};
+
+/** Names the lifecycle fields take in a job's stored extras object; a policy annotation may not use them. */
+const std::vector<std::string>& reservedJobExtraKeys();
 
 /** One policy invocation. */
 struct DecisionTiming
@@ -75,7 +119,9 @@ struct RunResult
     std::vector<AllocationInterval> intervals;
     std::vector<UtilizationSample> utilization;
     std::vector<DecisionTiming> decisions;
-    double makespanS = 0;
+    std::vector<JobEvent> jobEvents;  ///< in time order
+    std::vector<MetricSeries> series; ///< in order of first record
+    double makespanS = 0;             ///< the last job to leave (finish or drop)
     double wallS = 0;
     std::uint64_t events = 0; ///< events processed (arrivals, completions, ticks, wake-ups)
     bool cancelled = false;

@@ -78,6 +78,14 @@ RunResult Engine::run()
             case Wakeup:
                 wake = true;
                 break;
+            case ProfileEnd:
+                // Every mode decides when profiling ends: the job waits for the policy's verdict.
+                if (status[static_cast<std::size_t>(ev.job)] == JobStatus::Profiling &&
+                    version[static_cast<std::size_t>(ev.job)] == ev.version) {
+                    profileDue.push_back(ev.job);
+                    wake = true;
+                }
+                break;
             default:
                 boundary = true;
                 break;
@@ -95,9 +103,10 @@ RunResult Engine::run()
             trigger = true;
         }
 
-        const bool wanted = mode == Mode::GavelRounds ? boundary
-                            : mode == Mode::Rounds    ? (tick || wake)
-                                                      : (trigger || wake);
+        const bool wanted = !profileDue.empty()         ? true
+                            : mode == Mode::GavelRounds ? boundary
+                            : mode == Mode::Rounds      ? (tick || wake)
+                                                        : (trigger || wake);
         if (wanted && (!queued.empty() || !running.empty())) {
             const std::size_t runningBefore = running.size();
             decide();
@@ -136,14 +145,17 @@ RunResult Engine::run()
     }
 
     // A cancelled run: close what is still open so the intervals stay consistent.
-    for (int j = 0; j < n; ++j)
+    for (int j = 0; j < n; ++j) {
+        if (!gpus[static_cast<std::size_t>(j)].empty())
+            addPause(j, gpus[static_cast<std::size_t>(j)].size());
         for (int g : gpus[static_cast<std::size_t>(j)])
             closeInterval(g, j);
+    }
     for (int j = 0; j < n; ++j) {
         auto& rec = result.jobs[static_cast<std::size_t>(j)];
         rec.startS = startS[static_cast<std::size_t>(j)];
         rec.endS = endS[static_cast<std::size_t>(j)];
-        result.makespanS = std::max(result.makespanS, rec.endS);
+        result.makespanS = std::max({result.makespanS, rec.endS, rec.droppedS});
     }
     std::sort(result.intervals.begin(), result.intervals.end(),
               [](const auto& a, const auto& b) { return a.gpu != b.gpu ? a.gpu < b.gpu : a.startS < b.startS; });

@@ -1,5 +1,7 @@
 #include "sim/engine.h"
 
+#include <nlohmann/json.hpp>
+
 namespace orrery::sim {
 
 // ---- View -------------------------------------------------------------------------------------------------
@@ -79,6 +81,35 @@ double View::restartLostS(int j) const
 {
     return m_e->restartLostAt(j);
 }
+double View::estimatedWork(int j) const
+{
+    return m_e->estimateFactors.empty() ? job(j).work : job(j).work * m_e->estimateFactor(j);
+}
+double View::estimatedRemainingWork(int j) const
+{
+    return m_e->estimateFactors.empty() ? remainingWork(j) : remainingWork(j) * m_e->estimateFactor(j);
+}
+double View::estimatedDurationS(int j) const
+{
+    return m_e->estimateFactors.empty() ? job(j).idealS : job(j).idealS * m_e->estimateFactor(j);
+}
+double View::userMaxRuntimeS(int j) const
+{
+    const auto& m = workload().jobs()[static_cast<std::size_t>(j)].maxRuntimeS;
+    return m ? *m : -1.0;
+}
+int View::suspensions(int j) const
+{
+    return m_e->resultJob(j).suspensions;
+}
+const std::vector<workload::Deadline>& View::deadlines(int j) const
+{
+    return m_e->resultJob(j).deadlines;
+}
+const std::string& View::sloClass(int j) const
+{
+    return m_e->resultJob(j).sloClass;
+}
 const std::vector<int>& View::queued() const
 {
     return m_e->queued;
@@ -116,5 +147,25 @@ void Decision::release(int j)
 void Decision::wakeAt(double t)
 {
     m_e->wakeAt(t);
+}
+void Decision::drop(int j, const std::string& reason)
+{
+    m_e->drop(j, reason);
+}
+void Decision::profile(int j, const std::vector<int>& gpus, double seconds)
+{
+    m_e->profile(j, gpus, seconds);
+}
+void Decision::annotate(int j, const std::string& name, double value)
+{
+    m_e->annotate(j, name, nlohmann::json(value).dump());
+}
+void Decision::annotate(int j, const std::string& name, const std::string& text)
+{
+    m_e->annotate(j, name, nlohmann::json(text).dump());
+}
+void Decision::record(const std::string& series, double value)
+{
+    m_e->record(series, value);
 }
 } // namespace orrery::sim

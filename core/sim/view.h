@@ -13,7 +13,8 @@ namespace detail {
 class Engine;
 }
 
-enum class JobStatus : std::uint8_t { Future, Queued, Running, Done };
+/** Profiling: holds GPUs without progress (Decision::profile); Dropped: given up by the policy, never finishes. */
+enum class JobStatus : std::uint8_t { Future, Queued, Running, Done, Profiling, Dropped };
 
 /**
  * What a policy sees: time, the cluster and who runs where, the queue, and
@@ -71,6 +72,24 @@ public:
     /** Seconds of restart pause paid so far, up to now (time lost to restarts). */
     double restartLostS(int j) const;
 
+    // Estimates (docs/simulator.md, "Estimates versus truth"): the truth times the job's seeded error factor
+    // (options.estimate_error); exactly the truth by default. Policies that are not oracles read these.
+    /** Total work as the scheduler believes it. */
+    double estimatedWork(int j) const;
+    /** Work left as the scheduler believes it. */
+    double estimatedRemainingWork(int j) const;
+    /** Run time alone on its best allocation (SimJob::idealS) as the scheduler believes it. */
+    double estimatedDurationS(int j) const;
+    /** The run time the user stated as the job's maximum (max_runtime_s), -1 when none: not its true work. */
+    double userMaxRuntimeS(int j) const;
+
+    // Lifecycle and SLOs (docs/simulator.md, "Job lifecycle", "Deadlines and SLOs").
+    /** Times it lost all its GPUs while running, so far. */
+    int suspensions(int j) const;
+    /** Its deadlines with their rewards, earliest first (empty when none). */
+    const std::vector<workload::Deadline>& deadlines(int j) const;
+    const std::string& sloClass(int j) const;
+
     /** Arrived, unfinished jobs without GPUs (unordered: policies keep their own order). */
     const std::vector<int>& queued() const;
     /** Jobs holding GPUs (unordered). */
@@ -104,6 +123,21 @@ public:
     void release(int j);
     /** Asks for another decision at time t (e.g. when a running job crosses a priority threshold). */
     void wakeAt(double t);
+
+    // Lifecycle (docs/simulator.md, "Job lifecycle").
+    /** Gives job j up (e.g. it cannot meet its deadline): it frees its GPUs, leaves the run and is counted as
+     *  dropped, never as finished. A waiting, running or profiling job may be dropped. */
+    void drop(int j, const std::string& reason);
+    /** Gives waiting job j `gpus` to hold for `seconds` without progress (profiling); then it returns to the
+     *  queue, the policy hears Policy::onProfileEnd and decides at once (it may give the same GPUs back). */
+    void profile(int j, const std::vector<int>& gpus, double seconds);
+
+    // Records (docs/simulator.md, "Records"): kept in the run and the store without a schema change.
+    /** Attaches a value to job j's record (a per-job extra: name -> JSON value). */
+    void annotate(int j, const std::string& name, double value);
+    void annotate(int j, const std::string& name, const std::string& text);
+    /** Appends (now, value) to the named series of the run. */
+    void record(const std::string& series, double value);
 
 private:
     detail::Engine* m_e;

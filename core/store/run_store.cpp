@@ -3,6 +3,7 @@
 #include "io/error.h"
 #include "store/column_chunks.h"
 #include "store/gpu_types_table.h"
+#include "store/job_records.h"
 #include "store/process_identity.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
@@ -442,6 +443,9 @@ StoredRun RunStore::loadRun(std::int64_t id)
     r.intervals = readIntervals(*m_db, m_path, id);
     r.utilization = readUtilization(*m_db, m_path, id);
     r.decisions = readDecisions(*m_db, m_path, id);
+    readJobExtras(*m_db, m_path, id, r.jobs);
+    r.jobEvents = readJobEvents(*m_db, m_path, id);
+    r.series = readSeries(*m_db, m_path, id);
     return out;
 }
 

@@ -20,7 +20,7 @@ namespace {
 // Forward migrations, in order: migration i takes user_version i to i + 1.
 // Never edit one that has shipped; append a new one instead. docs/database.md
 // describes the resulting schema.
-constexpr std::array<std::string_view, 4> kMigrations = {
+constexpr std::array<std::string_view, 5> kMigrations = {
     R"SQL(
 CREATE TABLE scenarios (
     id            INTEGER PRIMARY KEY,
@@ -202,6 +202,46 @@ CREATE TABLE job_chunks (
     PRIMARY KEY (run_id, chunk_index)
 );
 )SQL",
+    // 5: extensible records (job_records.h): per-job extras as a JSON object, per-job events, named series over
+    // time, so later systems add keys, kinds and names rather than tables; and the runs' dropped-job count
+    // (fillDroppedCounts() sets it for the runs stored before jobs could be dropped).
+    R"SQL(
+CREATE TABLE job_extras (
+    run_id     INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    job_index  INTEGER NOT NULL,
+    extras     TEXT NOT NULL CHECK (json_valid(extras) AND json_type(extras) = 'object'),
+    PRIMARY KEY (run_id, job_index)
+) WITHOUT ROWID;
+
+CREATE TABLE job_events (
+    run_id       INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    event_index  INTEGER NOT NULL,
+    job_index    INTEGER NOT NULL,
+    time_s       REAL NOT NULL,
+    kind         TEXT NOT NULL,
+    detail       TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (run_id, event_index)
+) WITHOUT ROWID;
+
+CREATE TABLE run_series (
+    run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    name          TEXT NOT NULL,
+    point_index   INTEGER NOT NULL,
+    series_index  INTEGER NOT NULL,
+    time_s        REAL NOT NULL,
+    value         REAL NOT NULL,
+    PRIMARY KEY (run_id, name, point_index)
+) WITHOUT ROWID;
+
+ALTER TABLE runs ADD COLUMN dropped_job_count INTEGER;
+
+DROP VIEW run_overview;
+CREATE VIEW run_overview AS
+SELECT r.id AS run_id, s.name AS scenario, s.content_hash AS scenario_hash, r.policy, r.status, r.error, r.seed,
+       r.orrery_version, r.started_at, r.finished_at, r.total_gpus, r.job_count, r.finished_job_count,
+       r.dropped_job_count, r.avg_jct_s, r.makespan_s, r.cost_usd, r.sim_wall_s
+FROM runs r JOIN scenarios s ON s.id = r.scenario_id;
+)SQL",
 };
 
 std::vector<std::int64_t> runIds(Connection& db)
@@ -211,6 +251,12 @@ std::vector<std::int64_t> runIds(Connection& db)
     while (s.step())
         runs.push_back(s.columnInt(0));
     return runs;
+}
+
+/** Migration 5's data step: no run stored before could drop a job, so every ended run dropped none. */
+void fillDroppedCounts(Connection& db)
+{
+    db.exec("UPDATE runs SET dropped_job_count = 0 WHERE job_count IS NOT NULL");
 }
 
 /** Migration 4's data step: every run's job rows become chunks, in job_index order. */
@@ -331,6 +377,8 @@ void migrate(Connection& db, int target)
             convertToColumnChunks(db);
         if (version + 1 == 4)
             convertJobsToChunks(db);
+        if (version + 1 == 5)
+            fillDroppedCounts(db);
         // Pragmas take no parameters; both values are integers formatted here, never user text.
         db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
         db.exec(fmt::format("PRAGMA user_version = {}", version + 1));

@@ -18,6 +18,14 @@ namespace orrery::workload {
  */
 enum class JobKind { Serverless, Fixed };
 
+/** A deadline (absolute time) and the reward earned when the job finishes by it (docs/simulator.md, SLOs). */
+struct Deadline
+{
+    double atS = 0;
+    double reward = 1;
+    bool operator==(const Deadline&) const = default;
+};
+
 struct Job
 {
     std::string id;
@@ -25,6 +33,14 @@ struct Job
     std::string user;
     double priority = 1.0;
     std::optional<double> deadlineS; ///< absolute time by which it should finish
+
+    // SLOs and user-given limits (docs/simulator.md, "Deadlines and SLOs", "Estimates versus truth").
+    double reward = 1;                 ///< earned when it finishes by deadlineS
+    std::vector<Deadline> deadlines;   ///< several deadlines, each with its reward (instead of deadlineS)
+    std::string sloClass;              ///< empty: none
+    std::optional<double> maxRuntimeS; ///< the user's stated maximum run time (requested time), not its true work
+    /** Every deadline of the job, earliest first: deadlineS with `reward`, or `deadlines`. */
+    std::vector<Deadline> allDeadlines() const;
 
     JobKind kind = JobKind::Fixed;
 

@@ -27,7 +27,8 @@ ClusterSnapshot ClusterSnapshot::at(const TimelineIndex& index, double timeS)
     for (std::size_t j = 0; j < run->jobs.size(); ++j) {
         const auto& job = run->jobs[j];
         const bool arrived = job.arrivalS <= timeS;
-        const bool done = job.finished() && job.endS <= timeS;
+        // A dropped job leaves the queue at its drop, without finishing.
+        const bool done = (job.finished() && job.endS <= timeS) || (job.dropped() && job.droppedS <= timeS);
         if (arrived && !done && !isRunning[j])
             s.queued.push_back(static_cast<int>(j));
     }

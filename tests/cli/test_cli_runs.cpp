@@ -227,8 +227,8 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         // 120 rows; the quoted id with a comma and quotes survives; units in column names.
         QCOMPARE(python(kCsvRows, {jobs, "job_id", "job \"3\", the odd one"}),
-                 std::string("120 arrival_s,cost_usd,end_s,gpu_seconds,gpu_type,gpus,ideal_s,jct_s,job_id,job_index,"
-                             "model,queue_s,restarts,start_s,user 1"));
+                 std::string("120 arrival_s,cost_usd,drop_reason,dropped_s,end_s,gpu_seconds,gpu_type,gpus,ideal_s,"
+                             "jct_s,job_id,job_index,model,queue_s,restarts,start_s,suspensions,user 1"));
         QCOMPARE(python(kCsvRows, {jobs, "end_s", ""}).substr(0, 4), std::string("120 "));
         QVERIFY(python(kCsvRows, {jobs, "end_s", ""}).ends_with(" 2")); // two unfinished jobs: empty end_s
 

@@ -3,6 +3,7 @@
 
 #include "sim_test_helpers.h"
 
+#include "metrics/metrics.h"
 #include "sched/registry.h"
 #include "sim/simulator.h"
 
@@ -54,9 +55,15 @@ rc::Gen<Case> genCase()
             const double duration = *rc::gen::inRange(10, 5000);
             c.jobs.push_back(test::fixedJob("j" + std::to_string(j), arrival, gpus, duration,
                                             *rc::gen::elementOf(std::vector<std::string>{"", "k80", "a100"})));
+            // Some deadlines, tight or loose, so that edf drops jobs.
+            if (*rc::gen::inRange(0, 3) == 0)
+                c.jobs.back().deadlineS = arrival + duration * *rc::gen::inRange(1, 40) / 10.0;
         }
         c.options.restartPenaltyS = *rc::gen::elementOf(std::vector<double>{0, 30});
         c.options.roundS = *rc::gen::elementOf(std::vector<double>{60, 360});
+        c.options.estimateError = *rc::gen::elementOf(std::vector<std::string>{"none", "uniform", "lognormal"});
+        if (c.options.estimateError != "none")
+            c.options.estimateErrorScale = *rc::gen::inRange(1, 9) / 10.0;
         return c;
     });
 }
@@ -166,12 +173,15 @@ private slots:
     void invariantsHoldForEveryPolicy()
     {
         ORRERY_CHECK_PROPERTY(
-            "no oversubscription, all finish, JCT >= ideal, GPU-seconds = work / rate, deterministic", [] {
+            "no oversubscription, all finish or are dropped, JCT >= ideal, GPU-seconds = work / rate, deterministic",
+            [] {
                 const Case c = *genCase();
                 const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
                 const std::uint64_t seed = *rc::gen::inRange<std::uint64_t>(0, 1000);
                 for (const auto& spec : propertySpecs()) {
                     const sched::PolicyInfo& info = *sched::resolvePolicy(spec).info;
+                    RC_LOG() << spec << " compat " << c.options.gavelCompat << " errors " << c.options.estimateError
+                             << "\n";
                     auto policy = sched::makePolicy(spec);
                     const auto r = sim::simulate(w, *policy, seed);
 
@@ -183,9 +193,33 @@ private slots:
                     for (const auto& s : r.utilization)
                         RC_ASSERT(s.busyGpus <= r.totalGpus);
 
+                    // Dropped jobs are never counted as finished, and every job ends one way or the other.
+                    const auto summary = metrics::summarize(r);
+                    int dropped = 0;
+                    for (const auto& rec : r.jobs) {
+                        RC_ASSERT(rec.finished() != rec.dropped());
+                        dropped += rec.dropped();
+                        if (rec.dropped()) {
+                            RC_ASSERT(rec.endS == -1.0);
+                            RC_ASSERT(rec.droppedS >= rec.arrivalS);
+                        }
+                    }
+                    RC_ASSERT(summary.jobsDropped == dropped);
+                    RC_ASSERT(summary.jobsCompleted + summary.jobsDropped == summary.jobs);
+                    RC_ASSERT(metrics::perJob(r, metrics::JobMetric::Jct).size() ==
+                              static_cast<std::size_t>(summary.jobsCompleted));
+                    if (spec.rfind("edf", 0) != 0)
+                        RC_ASSERT(dropped == 0); // only edf drops
+                    for (const auto& iv : r.intervals)
+                        if (r.jobs[static_cast<std::size_t>(iv.job)].dropped())
+                            RC_ASSERT(iv.endS <= r.jobs[static_cast<std::size_t>(iv.job)].droppedS);
+                    // GPU time billed covers GPU time used.
+                    RC_ASSERT(summary.gpuHoursUsed <= summary.gpuHoursBilled * (1 + 1e-9) + 1e-12);
+
                     for (std::size_t j = 0; j < r.jobs.size(); ++j) {
                         const auto& rec = r.jobs[j];
-                        RC_ASSERT(rec.finished());
+                        if (rec.dropped())
+                            continue;
                         RC_ASSERT(rec.startS >= rec.arrivalS);
                         RC_ASSERT(rec.jctS() >= rec.idealS * (1 - 1e-9));
                         // Held GPU time can never be less than the work at the best possible rate.
@@ -227,8 +261,11 @@ private slots:
                         RC_ASSERT(r2.intervals[i].startS == r.intervals[i].startS);
                         RC_ASSERT(r2.intervals[i].endS == r.intervals[i].endS);
                     }
-                    for (std::size_t j = 0; j < r.jobs.size(); ++j)
+                    for (std::size_t j = 0; j < r.jobs.size(); ++j) {
                         RC_ASSERT(r2.jobs[j].endS == r.jobs[j].endS);
+                        RC_ASSERT(r2.jobs[j].droppedS == r.jobs[j].droppedS); // same errors, same drops
+                        RC_ASSERT(r2.jobs[j].suspensions == r.jobs[j].suspensions);
+                    }
                 }
             });
     }

@@ -1,0 +1,229 @@
+// The store's extensible records (schema version 5, docs/database.md "Extensible records"): job extras,
+// job events and named series; and the migration of stores written before them.
+#include "store_fixtures.h"
+#include "test_support.h"
+
+#include "sim_test_helpers.h"
+
+#include "io/error.h"
+#include "io/run_json.h"
+#include "metrics/metrics.h"
+#include "sched/registry.h"
+#include "sim/simulator.h"
+#include "store/column_chunks.h"
+#include "store/run_store.h"
+#include "store/schema.h"
+#include "store/sqlite.h"
+
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+using namespace orrery;
+
+namespace {
+
+/** A hand-made run on the fixtures' two-node cluster with every lifecycle record set. */
+sim::RunResult lifecycleRun()
+{
+    sim::RunResult r = test::twoNodeRun("edf", 3);
+    r.jobs = {{"a", "m", "u", 0, 0, 100, 1, "a100-40gb-sxm", 1, 130, 0.1, 90},
+              {"b", "m", "u", 5, -1, -1, 0, "", 0, 0, 0, 50},
+              {"c", "m", "u", 6, 10, 20, 1, "a100-40gb-sxm", 0, 10, 0.01, 10}};
+    r.jobs[0].suspensions = 1;
+    r.jobs[0].pausedGpuSeconds = 30;
+    r.jobs[0].sloClass = "gold";
+    r.jobs[0].deadlines = {{150, 2}, {300, 1}};
+    r.jobs[0].extras = {{"lp_s", "0.25"}, {"plan", "{\"dp\":2}"}}; // read back in name order
+    r.jobs[1].droppedS = 40;
+    r.jobs[1].dropReason = "cannot meet its deadline";
+    r.jobs[1].deadlines = {{45, 1}};
+    r.intervals = {{0, 0, 0, 50}, {2, 0, 10, 20}, {0, 0, 50, 130}};
+    r.utilization = {{0, 1, {1, 0}}, {130, 0, {0, 0}}};
+    r.jobEvents = {{40, 0, sim::JobEventKind::Suspend, ""},
+                   {40, 1, sim::JobEventKind::Drop, "cannot meet its deadline"},
+                   {50, 0, sim::JobEventKind::Resume, ""}};
+    r.series = {{"objective", {0, 10, 50}, {1.5, 2.5, 3}}, {"active", {0}, {2}}};
+    r.makespanS = 130;
+    return r;
+}
+
+void compareRecords(const sim::RunResult& got, const sim::RunResult& want)
+{
+    QCOMPARE(got.jobs.size(), want.jobs.size());
+    for (std::size_t j = 0; j < want.jobs.size(); ++j) {
+        QCOMPARE(got.jobs[j].droppedS, want.jobs[j].droppedS);
+        QCOMPARE(got.jobs[j].dropReason, want.jobs[j].dropReason);
+        QCOMPARE(got.jobs[j].suspensions, want.jobs[j].suspensions);
+        QCOMPARE(got.jobs[j].pausedGpuSeconds, want.jobs[j].pausedGpuSeconds);
+        QCOMPARE(got.jobs[j].sloClass, want.jobs[j].sloClass);
+        QCOMPARE(got.jobs[j].deadlines, want.jobs[j].deadlines);
+        QCOMPARE(got.jobs[j].extras, want.jobs[j].extras);
+        QCOMPARE(got.jobs[j].finished(), want.jobs[j].finished());
+    }
+    QCOMPARE(got.jobEvents.size(), want.jobEvents.size());
+    for (std::size_t i = 0; i < want.jobEvents.size(); ++i) {
+        QCOMPARE(got.jobEvents[i].timeS, want.jobEvents[i].timeS);
+        QCOMPARE(got.jobEvents[i].job, want.jobEvents[i].job);
+        QVERIFY(got.jobEvents[i].kind == want.jobEvents[i].kind);
+        QCOMPARE(got.jobEvents[i].detail, want.jobEvents[i].detail);
+    }
+    QCOMPARE(got.series.size(), want.series.size());
+    for (std::size_t i = 0; i < want.series.size(); ++i) {
+        QCOMPARE(got.series[i].name, want.series[i].name);
+        QCOMPARE(got.series[i].timeS, want.series[i].timeS);
+        QCOMPARE(got.series[i].value, want.series[i].value);
+    }
+}
+
+} // namespace
+
+class TestStoreRecords : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void recordsRoundTrip()
+    {
+        const auto p = path("records.sqlite");
+        const auto want = lifecycleRun();
+        store::RunStore s(p);
+        const auto id = s.storeRun(test::twoNodeRunInfo("t", "{\"name\":\"t\"}", "edf", 3), want);
+        const auto got = s.loadRun(id).result;
+        compareRecords(got, want);
+        QCOMPARE(s.connection().queryInt("SELECT dropped_job_count FROM runs WHERE id = 1"), std::int64_t(1));
+        QCOMPARE(s.connection().queryInt("SELECT dropped_job_count FROM run_overview WHERE run_id = 1"),
+                 std::int64_t(1));
+        // Plain SQL reads the extras (JSON1) and events.
+        QCOMPARE(s.connection().queryInt("SELECT json_extract(extras, '$.suspensions') FROM job_extras "
+                                         "WHERE run_id = 1 AND job_index = 0"),
+                 std::int64_t(1));
+        QCOMPARE(s.connection().queryInt("SELECT count(*) FROM job_events WHERE kind = 'drop'"), std::int64_t(1));
+        // A job without lifecycle data has no row.
+        QCOMPARE(s.connection().queryInt("SELECT count(*) FROM job_extras WHERE job_index = 2"), std::int64_t(0));
+        // The export shows the dropped job as dropped, never as finished.
+        const auto json = io::storedRunToJson(s.loadRun(id));
+        QVERIFY(json["jobs"][1]["jct_s"].is_null());
+        QCOMPARE(json["jobs"][1]["dropped_s"].get<double>(), 40.0);
+        QCOMPARE(json["jobs"][0]["extras"]["plan"]["dp"].get<int>(), 2);
+        QCOMPARE(json["job_events"].size(), std::size_t(3));
+        QCOMPARE(json["series"]["objective"]["value"][1].get<double>(), 2.5);
+        // Deleting the run deletes its records.
+        QVERIFY(s.deleteRun(id));
+        QCOMPARE(s.connection().queryInt("SELECT (SELECT count(*) FROM job_extras) + (SELECT count(*) FROM "
+                                         "job_events) + (SELECT count(*) FROM run_series)"),
+                 std::int64_t(0));
+    }
+
+    void aDefaultRunWritesNoRecords()
+    {
+        // FIFO without restarts, deadlines or drops: nothing in the new tables, so storing costs what it did.
+        const auto w = test::prepare(test::makeCluster({{"v100", 2, 2}}),
+                                     {test::fixedJob("a", 0, 2, 100), test::fixedJob("b", 0, 4, 100)});
+        auto fifo = sched::makePolicy("fifo");
+        const auto r = sim::simulate(w, *fifo, 1);
+        store::RunStore s(path("default.sqlite"));
+        s.storeRun(test::twoNodeRunInfo("t", "{}", "fifo", 1), r);
+        QCOMPARE(s.connection().queryInt("SELECT (SELECT count(*) FROM job_extras) + (SELECT count(*) FROM "
+                                         "job_events) + (SELECT count(*) FROM run_series)"),
+                 std::int64_t(0));
+        QCOMPARE(s.connection().queryInt("SELECT dropped_job_count FROM runs"), std::int64_t(0));
+    }
+
+    void interruptedRunsKeepTheirDroppedJobs()
+    {
+        // A writer stores a job once final: a dropped job is final at its drop, as a finished one at its end.
+        const auto p = path("sync.sqlite");
+        auto want = lifecycleRun();
+        store::RunStore s(p);
+        {
+            auto writer = s.beginRun(test::twoNodeRunInfo("t", "{}", "edf", 3));
+            auto partial = want;
+            partial.jobs[0].endS = -1; // a still running
+            writer.sync(partial);
+            writer.fail("killed");
+        }
+        const auto run = s.loadRun(1);
+        QVERIFY(run.partial);
+        QCOMPARE(run.jobStored, (std::vector<char>{0, 1, 1}));
+        QCOMPARE(run.result.jobs[1].droppedS, 40.0);
+        QVERIFY(run.result.jobEvents.empty()); // events are written when the run ends
+    }
+
+    void version4StoresAreMigrated()
+    {
+        // A store as schema version 4 left it: two runs with job chunks, one completed and one failed.
+        const auto p = path("v4.sqlite");
+        const auto old = test::twoNodeRun("fifo", 1);
+        {
+            store::Connection db(p, store::Connection::Mode::ReadWriteCreate);
+            store::migrate(db, 4);
+            QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'job_extras'"), std::int64_t(0));
+            db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');"
+                    "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus, "
+                    "job_count, finished_job_count) VALUES (1, 'fifo', 1, '0.1.0', 't', 'completed', 6, 2, 2), "
+                    "(1, 'sjf', 1, '0.1.0', 't', 'failed', 6, NULL, NULL)");
+            std::vector<sim::JobRecord> jobs = {{"a", "m", "u", 0, 0, 100, 1, "v100", 0, 100, 0.1, 100},
+                                                {"b", "m", "u", 1, 100, 150, 1, "v100", 0, 50, 0.05, 50}};
+            store::ColumnChunkWriter(db, 1).writeJobs(jobs, {0, 1}, 0);
+        }
+        {
+            // Read-only, the file is not migrated, and is refused as any older store is, with the remedy.
+            store::RunStore::Options readOnly;
+            readOnly.access = store::RunStore::Access::ReadOnly;
+            try {
+                store::RunStore ro(p, readOnly);
+                QFAIL("expected an error");
+            } catch (const Error& e) {
+                QVERIFY2(std::string(e.what()).find("schema version 4, now 5") != std::string::npos, e.what());
+            }
+        }
+        store::RunStore s(p);
+        auto& db = s.connection();
+        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(store::schemaVersion()));
+        QCOMPARE(store::schemaVersion(), 5);
+        QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name IN ('job_extras', 'job_events', "
+                             "'run_series')"),
+                 std::int64_t(3));
+        // The data step: an ended run dropped nothing; a run without a summary stays unknown.
+        QCOMPARE(db.queryInt("SELECT dropped_job_count FROM runs WHERE id = 1"), std::int64_t(0));
+        QCOMPARE(db.queryInt("SELECT dropped_job_count IS NULL FROM runs WHERE id = 2"), std::int64_t(1));
+        QCOMPARE(db.queryInt("SELECT dropped_job_count FROM run_overview WHERE run_id = 1"), std::int64_t(0));
+        const auto run = s.loadRun(1).result;
+        QCOMPARE(run.jobs[1].endS, 150.0);
+        QVERIFY(!run.jobs[1].dropped());
+        QCOMPARE(metrics::summarize(run).jobsDropped, 0);
+        // New runs with records go into the migrated file beside the old ones.
+        const auto want = lifecycleRun();
+        const auto id = s.storeRun(test::twoNodeRunInfo("t", "{}", "edf", 3), want);
+        QCOMPARE(id, std::int64_t(3));
+        compareRecords(s.loadRun(id).result, want);
+        QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void damagedExtrasNameTheTable()
+    {
+        const auto p = path("damaged.sqlite");
+        store::RunStore s(p);
+        const auto id = s.storeRun(test::twoNodeRunInfo("t", "{}", "edf", 3), lifecycleRun());
+        s.connection().exec("UPDATE job_events SET kind = 'teleport' WHERE event_index = 0");
+        try {
+            s.loadRun(id);
+            QFAIL("expected an error");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("job_events") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("teleport") != std::string::npos, e.what());
+        }
+    }
+
+private:
+    std::string path(const std::string& name) const
+    {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestStoreRecords)
+#include "test_store_records.moc"
