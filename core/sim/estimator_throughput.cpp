@@ -76,41 +76,20 @@ public:
     const workload::ModelSpec* model(const workload::Job& job) const override { return &m_models.at(job.model); }
 
 private:
-    using Key = std::tuple<std::string, int, int, int, int, int, int, int, bool, bool>;
+    // Keyed by the whole configuration: jobs that differ in any field (framework, precision of the
+    // master weights, offload...) may rank their plans differently.
+    using Key = std::pair<std::string, workload::TrainingConfig>;
+
+    static Key keyOf(const workload::Job& job) { return {job.model, job.config}; }
 
     const std::vector<estimate::Plan>& plansFor(const workload::Job& job) const
     {
-        const auto& c = job.config;
-        const Key key{job.model,
-                      c.globalBatch,
-                      c.microBatch,
-                      c.seq,
-                      static_cast<int>(c.precision),
-                      static_cast<int>(c.optimizer),
-                      static_cast<int>(c.recompute),
-                      c.zeroStage,
-                      c.flashAttention,
-                      c.sequenceParallel};
+        const Key key = keyOf(job);
         std::lock_guard lock(m_mutex);
         auto it = m_cache.find(key);
         if (it == m_cache.end())
-            it = m_cache.emplace(key, estimate::rankPlans(m_models.at(job.model), c, m_targets)).first;
+            it = m_cache.emplace(key, estimate::rankPlans(m_models.at(job.model), job.config, m_targets)).first;
         return it->second;
-    }
-
-    Key keyOf(const workload::Job& job) const
-    {
-        const auto& c = job.config;
-        return {job.model,
-                c.globalBatch,
-                c.microBatch,
-                c.seq,
-                static_cast<int>(c.precision),
-                static_cast<int>(c.optimizer),
-                static_cast<int>(c.recompute),
-                c.zeroStage,
-                c.flashAttention,
-                c.sequenceParallel};
     }
 
     const std::vector<sched::MarpPlan>& layoutsFor(const workload::Job& job) const

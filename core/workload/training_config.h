@@ -1,5 +1,6 @@
 #pragma once
 
+#include <compare>
 #include <string>
 
 namespace orrery::workload {
@@ -58,6 +59,8 @@ struct TrainingConfig
     bool offloadOptimizer = false;
 
     bool operator==(const TrainingConfig&) const = default;
+    /** Any total order over every field (caches are keyed by the whole configuration). */
+    auto operator<=>(const TrainingConfig&) const = default;
 };
 
 } // namespace orrery::workload
