@@ -24,6 +24,20 @@
 
 namespace orrery::gui {
 
+namespace {
+
+// Browsing only reads, like the CLI's `runs` read commands: a read-only open works on a read-only
+// mount, on a damaged store (no integrity check is needed to read what is readable) and leaves runs
+// of dead writers as they are in the file; the next writer marks them.
+store::RunStore openForBrowsing(const std::string& path)
+{
+    store::RunStore::Options options;
+    options.access = store::RunStore::Access::ReadOnly;
+    return store::RunStore(path, options);
+}
+
+} // namespace
+
 StoreBrowser::StoreBrowser(RunLibrary* runs, JobRunner* runner, QString databasePath, QWidget* parent)
     : QWidget(parent), m_runs(runs), m_runner(runner), m_path(std::move(databasePath)),
       m_model(new StoredRunModel(this)), m_proxy(new QSortFilterProxyModel(this))
@@ -128,7 +142,7 @@ void StoreBrowser::refresh()
         QStringLiteral("store-list"),
         [path, filter](TaskContext&) {
             std::lock_guard lock(RunSaver::storeMutex());
-            return store::RunStore(path).listRuns(filter);
+            return openForBrowsing(path).listRuns(filter);
         },
         this,
         [this](std::vector<store::RunRecord> records) {
@@ -175,7 +189,7 @@ void StoreBrowser::load(const QVector<qint64>& storeIds)
         QStringLiteral("store-load"),
         [path, missing](TaskContext& ctx) {
             std::lock_guard lock(RunSaver::storeMutex());
-            store::RunStore db(path);
+            store::RunStore db = openForBrowsing(path);
             std::vector<RunEntry> out;
             for (qint64 id : missing) {
                 if (ctx.isCancelled())
