@@ -8,6 +8,7 @@
 #include "results/run_library.h"
 #include "runs/store_browser.h"
 #include "store/run_store.h"
+#include "store/schema.h"
 #include "store/sqlite.h"
 #include "synthetic_run.h"
 
@@ -188,6 +189,27 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(browser.model()->rowCount(), 3, 5000);
         runner.waitForDone();
         QVERIFY(fileBytes(copy) == bytes);
+    }
+
+    /** A store of an older schema is migrated once, then read (the GUI has no `simulate --db` to point to). */
+    void olderSchemaIsUpgradedThenBrowsed()
+    {
+        const QString old = m_dir.filePath(QStringLiteral("v1.sqlite"));
+        {
+            store::Connection db(old.toStdString(), store::Connection::Mode::ReadWriteCreate);
+            store::migrate(db, 1);
+            db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');"
+                    "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus, "
+                    "avg_jct_s) VALUES (1, 'fifo', 1, '0.0.1', 't', 'completed', 4, 12.5)");
+        }
+        RunLibrary runs;
+        JobRunner runner;
+        StoreBrowser browser(&runs, &runner, old);
+        QTRY_COMPARE_WITH_TIMEOUT(browser.model()->rowCount(), 1, 5000);
+        QCOMPARE(browser.model()->index(0, StoredRunModel::Scenario).data().toString(), QStringLiteral("old"));
+        runner.waitForDone();
+        store::Connection c(old.toStdString(), store::Connection::Mode::ReadOnly);
+        QCOMPARE(c.queryInt("PRAGMA user_version"), std::int64_t(store::schemaVersion()));
     }
 
 private:
