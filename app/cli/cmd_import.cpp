@@ -106,14 +106,19 @@ void runImport(const ImportArgs& a)
         clusterSource = "--cluster " + a.cluster;
     } else if (a.format == "openb") {
         const std::string nodes = a.nodes.empty() ? sibling(a.file, "openb_node_list_gpu_node.csv") : a.nodes;
-        if (!exists(nodes))
-            throw Error("openb needs its node list: give --nodes openb_node_list_gpu_node.csv (or --cluster)");
+        // A --nodes file that cannot be read gets the reader's own error (it names the file).
+        if (a.nodes.empty() && !exists(nodes))
+            throw Error(fmt::format("openb needs its node list: no {} beside the trace; give --nodes FILE (or "
+                                    "--cluster)",
+                                    nodes));
         groups = workload::readOpenbNodes(nodes).groups;
         clusterSource = "node list " + util::baseName(nodes);
     } else if (a.format == "pai") {
         const std::string machines = a.nodes.empty() ? sibling(a.file, "pai_machine_spec.csv") : a.nodes;
-        if (!exists(machines))
-            throw Error("pai needs a cluster: give --nodes pai_machine_spec.csv or --cluster");
+        if (a.nodes.empty() && !exists(machines))
+            throw Error(fmt::format("pai needs a cluster: no {} beside the trace; give --nodes FILE (the machine "
+                                    "table) or --cluster",
+                                    machines));
         groups = workload::readPaiMachines(machines).groups;
         clusterSource = "machine table " + util::baseName(machines);
     } else {

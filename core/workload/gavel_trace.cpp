@@ -7,6 +7,7 @@
 #include "io/text_table.h"
 #include "util/text.h"
 #include "workload/gavel_throughput_table.h"
+#include "workload/trace_read.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -138,9 +139,8 @@ std::vector<Job> parseGavelTrace(std::string_view text, const std::string& fileL
         jobs.push_back(std::move(job));
         if (options.limit && static_cast<int>(jobs.size()) >= *options.limit)
             done = true;
-        else if (static_cast<long long>(jobs.size()) > io::limits::kMaxJobs)
-            p.fail("columns", fmt::format("more than {} jobs: a trace may hold at most that many (use a limit)",
-                                          io::limits::kMaxJobs));
+        else
+            checkTraceJobCount(jobs.size(), fileLabel, std::to_string(number));
     });
     return jobs;
 }

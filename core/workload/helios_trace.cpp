@@ -58,6 +58,7 @@ TraceRead parseHeliosLog(std::string_view text, const std::string& fileLabel, st
         job.arrivalS = submit; // made relative below
         job.durationS = duration;
         out.jobs.push_back(std::move(job));
+        checkTraceJobCount(out.jobs.size(), fileLabel, std::to_string(r.line));
     }
     for (auto& j : out.jobs)
         j.arrivalS -= firstSubmit;

@@ -2,6 +2,7 @@
 
 #include "hardware/gpu_catalog.h"
 #include "io/error.h"
+#include "io/limits.h"
 #include "io/text_table.h"
 #include "util/text.h"
 
@@ -97,6 +98,7 @@ OpenbNodes parseOpenbNodes(std::string_view text, const std::string& fileLabel)
         ++out.groups[it->second].count;
         ++out.nodes;
         out.gpus += static_cast<int>(gpus);
+        checkClusterSize(out.nodes, out.gpus, p);
     }
     if (out.groups.empty())
         throw Error(fileLabel, "", "no GPU nodes in the node list");
@@ -183,6 +185,7 @@ TraceRead parseOpenbPods(std::string_view text, const std::string& fileLabel, st
             }
         }
         out.jobs.push_back(std::move(job));
+        checkTraceJobCount(out.jobs.size(), fileLabel, std::to_string(r.line));
     }
     out.skipped = cpuPods + zeroLength;
     out.skippedWhy = fmt::format("{} CPU-only pods, {} pods of zero length", cpuPods, zeroLength);

@@ -192,6 +192,8 @@ TraceRead parsePaiTrace(const PaiTables& in, std::optional<int> limit)
         job.referenceGpu = a.gpuType;
         first = std::min(first, job.arrivalS);
         out.jobs.push_back(std::move(job));
+        // Jobs are gathered from all their tasks first, so no single row passes the cap.
+        checkTraceJobCount(out.jobs.size(), in.taskLabel, "");
     }
     for (auto& j : out.jobs)
         j.arrivalS -= first;
@@ -241,6 +243,7 @@ PaiMachines parsePaiMachines(const std::string& text, const std::string& label,
         ++out.groups[it->second].count;
         ++out.machines;
         out.gpus += static_cast<int>(gpus);
+        checkClusterSize(out.machines, out.gpus, p);
     }
     if (out.groups.empty())
         throw Error(label, "", "no GPU machines in the machine table");

@@ -135,6 +135,7 @@ TraceRead parsePhillyJobLog(std::string_view text, const std::string& fileLabel,
         job.arrivalS = *submitted;
         job.durationS = *end - *start;
         out.jobs.push_back(std::move(job));
+        checkTraceJobCount(out.jobs.size(), fileLabel, path);
     }
     for (auto& j : out.jobs)
         j.arrivalS -= first;

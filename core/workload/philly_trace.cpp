@@ -42,6 +42,7 @@ TraceRead parsePhillyCsv(std::string_view text, const std::string& fileLabel, st
         job.arrivalS = submit;
         job.durationS = duration;
         out.jobs.push_back(std::move(job));
+        checkTraceJobCount(out.jobs.size(), fileLabel, std::to_string(r.line));
     }
     for (auto& j : out.jobs)
         j.arrivalS -= first;

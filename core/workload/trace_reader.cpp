@@ -5,6 +5,9 @@
 #include "workload/openb_trace.h"
 #include "workload/pai_trace.h"
 #include "workload/philly_trace.h"
+#include "workload/trace_read.h"
+
+#include <fmt/format.h>
 
 namespace orrery::workload {
 
@@ -12,6 +15,27 @@ const std::vector<std::string>& traceFormats()
 {
     static const std::vector<std::string> formats = {"gavel", "openb", "pai", "helios", "philly"};
     return formats;
+}
+
+void checkTraceJobCount(std::size_t jobs, const std::string& file, const std::string& location, long long cap)
+{
+    if (static_cast<long long>(jobs) > cap)
+        throw Error(file, location,
+                    fmt::format("more than {} GPU jobs: a trace may hold at most that many (a workload's cap); split "
+                                "the file",
+                                cap));
+}
+
+void checkClusterSize(long long nodes, long long gpus, const io::FieldParser& row)
+{
+    if (nodes > io::limits::kMaxClusterNodes)
+        throw Error(
+            row.file(), std::to_string(row.line()),
+            fmt::format("more than {} GPU nodes: a cluster may have at most that many", io::limits::kMaxClusterNodes));
+    if (gpus > io::limits::kMaxClusterGpus)
+        throw Error(
+            row.file(), std::to_string(row.line()),
+            fmt::format("{} GPUs up to here, more than the {} a cluster may have", gpus, io::limits::kMaxClusterGpus));
 }
 
 TraceRead readTrace(const std::string& format, const std::string& path, const TraceOptions& options)

@@ -495,6 +495,42 @@ private slots:
                              ".header file beside it (its first line names \"job_name\" first)"));
     }
 
+    /**
+     * A trace holds at most kMaxJobs GPU jobs, refused at the row that passes the cap. A trace of two million
+     * rows is too big for a unit test, so the check itself is tested at a small cap; the readers call it with
+     * the real one.
+     */
+    void jobCountCap()
+    {
+        QCOMPARE(errorOf([] { checkTraceJobCount(3, "philly.csv", "4", 3); }), std::string("(no error)"));
+        QCOMPARE(errorOf([] { checkTraceJobCount(4, "philly.csv", "5", 3); }),
+                 std::string("philly.csv:5: more than 3 GPU jobs: a trace may hold at most that many (a workload's "
+                             "cap); split the file"));
+        QCOMPARE(errorOf([] { checkTraceJobCount(2'000'001, "log.json", "[2000003]"); }),
+                 std::string("log.json: [2000003]: more than 2000000 GPU jobs: a trace may hold at most that many "
+                             "(a workload's cap); split the file"));
+        QCOMPARE(errorOf([] { checkTraceJobCount(2'000'000, "log.json", "[2000002]"); }), std::string("(no error)"));
+    }
+
+    /** Node lists and machine tables are refused at the row where the cluster passes a scenario's caps. */
+    void clusterSizeCaps()
+    {
+        // 16,384 machines of 64 GPUs are exactly the 1,048,576 GPUs a cluster may have; one more is refused.
+        std::string machines = "machine,gpu_type,cap_cpu,cap_mem,cap_gpu\n";
+        for (int i = 0; i < 16384; ++i)
+            machines += "m,V100,96,512,64\n";
+        QCOMPARE(parsePaiMachines(machines, "spec.csv", std::nullopt).gpus, 1048576);
+        machines += "m,V100,96,512,8\n";
+        QCOMPARE(errorOf([&] { parsePaiMachines(machines, "spec.csv", std::nullopt); }),
+                 std::string("spec.csv:16386: 1048584 GPUs up to here, more than the 1048576 a cluster may have"));
+        // 100,001 one-GPU nodes: more nodes than a cluster may have.
+        std::string nodes = "sn,cpu_milli,memory_mib,gpu,model\n";
+        for (int i = 0; i < 100001; ++i)
+            nodes += "n,1,1,1,T4\n";
+        QCOMPARE(errorOf([&] { parseOpenbNodes(nodes, "nodes.csv"); }),
+                 std::string("nodes.csv:100002: more than 100000 GPU nodes: a cluster may have at most that many"));
+    }
+
     void dispatcher()
     {
         QCOMPARE(traceFormats().size(), std::size_t(5));
