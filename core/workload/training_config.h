@@ -1,7 +1,7 @@
 #pragma once
 
-#include <compare>
 #include <string>
+#include <tuple>
 
 namespace orrery::workload {
 
@@ -59,8 +59,13 @@ struct TrainingConfig
     bool offloadOptimizer = false;
 
     bool operator==(const TrainingConfig&) const = default;
-    /** Any total order over every field (caches are keyed by the whole configuration). */
-    auto operator<=>(const TrainingConfig&) const = default;
+    /** Every field, for ordering and keying caches by the whole configuration: add new fields here too. */
+    auto fields() const
+    {
+        return std::tie(globalBatch, microBatch, seq, precision, optimizer, recompute, zeroStage, flashAttention,
+                        sequenceParallel, autocast, fp32Grads, framework, pureHalf, offloadOptimizer);
+    }
+    bool operator<(const TrainingConfig& o) const { return fields() < o.fields(); }
 };
 
 } // namespace orrery::workload
