@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <sstream>
 
 using orrery::test::cliPath;
@@ -22,15 +23,15 @@ namespace {
 
 // Tiresias' dlas-gpu (thresholds 3,250/7,200 GPU-s, FIFO inside a queue, unlimited backfill) on 2 x 4 GPUs.
 const std::vector<double> kDlasN2 = {
-    164, 3388, 127, 121, 121, 3424, 121, 124, 155, 126, 230, 368, 131, 3389, 121, 180, 143, 140, 272, 185,
-    567, 129,  123, 3193, 154, 121, 128,  3201, 152, 121, 141, 121, 3175, 121, 3416, 121, 219, 121, 121, 121,
-    149, 160,  301, 221,  158, 121, 121,  3131, 3224, 1800, 126, 130, 166, 121, 273, 3130, 133, 316, 417, 122};
+    164, 3388, 127, 121,  121, 3424, 121, 124,  155,  126,  230, 368, 131,  3389, 121,  180,  143, 140, 272, 185,
+    567, 129,  123, 3193, 154, 121,  128, 3201, 152,  121,  141, 121, 3175, 121,  3416, 121,  219, 121, 121, 121,
+    149, 160,  301, 221,  158, 121,  121, 3131, 3224, 1800, 126, 130, 166,  121,  273,  3130, 133, 316, 417, 122};
 // Tiresias' fifo with GPU counting on 2 x 4 GPUs (its YARN placement gives the same here: 8-GPU jobs take both nodes).
-const std::vector<double> kFifoN2 = {
-    164,  281,  385,  353,  333,  444,  521,  496,  504,  450,  524,  633,  494,  777,  860,
-    886,  812,  758,  919,  833,  1215, 798,  761,  1239, 1333, 1307, 1279, 1368, 1486, 1421,
-    1410, 1364, 1494, 1586, 1856, 1943, 1920, 2006, 1967, 1941, 1915, 1887, 2002, 2041, 1949,
-    1880, 1849, 2022, 2115, 3891, 2189, 2155, 2229, 2197, 2336, 3821, 3929, 3896, 3997, 3968};
+const std::vector<double> kFifoN2 = {164,  281,  385,  353,  333,  444,  521,  496,  504,  450,  524,  633,
+                                     494,  777,  860,  886,  812,  758,  919,  833,  1215, 798,  761,  1239,
+                                     1333, 1307, 1279, 1368, 1486, 1421, 1410, 1364, 1494, 1586, 1856, 1943,
+                                     1920, 2006, 1967, 1941, 1915, 1887, 2002, 2041, 1949, 1880, 1849, 2022,
+                                     2115, 3891, 2189, 2155, 2229, 2197, 2336, 3821, 3929, 3896, 3997, 3968};
 
 struct Run
 {
@@ -101,7 +102,8 @@ private slots:
         QCOMPARE(run.jcts.size(), kDlasN2.size());
         for (std::size_t j = 0; j < kDlasN2.size(); ++j)
             if (std::abs(run.jcts[j] - kDlasN2[j]) > 0.5)
-                QFAIL(qPrintable(QString("job %1: Orrery %2 s, Tiresias %3 s").arg(j).arg(run.jcts[j]).arg(kDlasN2[j])));
+                QFAIL(
+                    qPrintable(QString("job %1: Orrery %2 s, Tiresias %3 s").arg(j).arg(run.jcts[j]).arg(kDlasN2[j])));
         QVERIFY(std::abs(run.avgJct - mean(kDlasN2)) < 0.01); // 715.27 s
         QCOMPARE(run.makespan, 4806.0);
     }
@@ -121,7 +123,8 @@ private slots:
         QCOMPARE(run.jcts.size(), kFifoN2.size());
         for (std::size_t j = 0; j < kFifoN2.size(); ++j)
             if (std::abs(run.jcts[j] - kFifoN2[j]) > 0.5)
-                QFAIL(qPrintable(QString("job %1: Orrery %2 s, Tiresias %3 s").arg(j).arg(run.jcts[j]).arg(kFifoN2[j])));
+                QFAIL(
+                    qPrintable(QString("job %1: Orrery %2 s, Tiresias %3 s").arg(j).arg(run.jcts[j]).arg(kFifoN2[j])));
         QCOMPARE(run.makespan, 5747.0);
     }
 
