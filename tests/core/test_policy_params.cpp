@@ -87,7 +87,7 @@ private slots:
         const auto t = sched::resolvePolicy("tiresias:preset=tiresias");
         QCOMPARE(t.params.numbers("queue_thresholds_s"), (std::vector<double>{3250, 7200}));
         QCOMPARE(t.params.boolean("preempt_same_queue"), false);
-        QCOMPARE(t.params.integer("consolidate_max_gpus"), 4LL);
+        QCOMPARE(t.params.integer("consolidate_max_gpus"), 0LL);
         QCOMPARE(t.params.integer("backfill_limit"), 1000000000LL);
         const auto p = sched::resolvePolicy("tiresias:preset=pollux:queue_thresholds_s=100");
         QCOMPARE(p.params.numbers("queue_thresholds_s"), (std::vector<double>{100}));
