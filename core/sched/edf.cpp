@@ -1,3 +1,4 @@
+#include "sched/fastest_free_type.h"
 #include "sched/registry.h"
 
 #include <algorithm>
@@ -35,17 +36,11 @@ public:
     void schedule(sim::Decision& decision) override
     {
         const auto& view = decision.view();
-        const auto& w = view.workload();
         if (m_dropLate)
             dropLate(decision, false);
         while (!m_queue.empty()) {
             const int j = std::get<2>(*m_queue.begin());
-            const int demand = view.job(j).demand;
-            int best = -1;
-            for (int t = 0; t < w.typeCount(); ++t)
-                if (w.allowed(j, t) && view.freeGpus(t) >= demand && (best < 0 || w.rate(j, t) > w.rate(j, best)))
-                    best = t;
-            if (!decision.place(j, best))
+            if (!decision.place(j, fastestFreeType(view, j)))
                 break;
             m_queue.erase(m_queue.begin());
         }

@@ -39,7 +39,7 @@ std::vector<int> Engine::findGpus(int j, int type) const
     return state.pickMixed(s.demand, allowed);
 }
 
-void Engine::assign(int j, const std::vector<int>& list)
+void Engine::assign(int j, const std::vector<int>& list, bool checkRange)
 {
     if (!inDecision)
         fail("assigned GPUs outside schedule()");
@@ -50,7 +50,7 @@ void Engine::assign(int j, const std::vector<int>& list)
         fail(fmt::format("job \"{}\" already holds GPUs; release it before assigning new ones", id));
     if (list.empty())
         fail(fmt::format("empty allocation for job \"{}\"", id));
-    if (!w.accepts(j, static_cast<int>(list.size())))
+    if (checkRange && !w.accepts(j, static_cast<int>(list.size())))
         failRange(j, static_cast<int>(list.size()));
     const int total = w.cluster().totalGpus();
     for (int g : list) {
@@ -408,7 +408,9 @@ void Engine::profile(int j, const std::vector<int>& list, double seconds)
     if (!(seconds > 0) || !std::isfinite(seconds))
         fail(fmt::format("profiling job \"{}\" for {} s: expected a positive, finite time",
                          j >= 0 && j < w.jobCount() ? w.jobs()[static_cast<std::size_t>(j)].id : "?", seconds));
-    assign(j, list);
+    // Profiling may hold any count: schedulers profile a job on counts other than those it will run on
+    // (e.g. one GPU of each type), and it makes no progress there.
+    assign(j, list, false);
     profileS[static_cast<std::size_t>(j)] = seconds;
 }
 

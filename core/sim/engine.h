@@ -133,7 +133,7 @@ public:
 
     // ---- Decision operations -------------------------------------------------------------------------------
     std::vector<int> findGpus(int j, int type) const;
-    void assign(int j, const std::vector<int>& list);
+    void assign(int j, const std::vector<int>& list, bool checkRange = true);
     void release(int j);
     void wakeAt(double t)
     {
