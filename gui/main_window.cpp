@@ -15,6 +15,7 @@
 #include "io/chrome_trace.h"
 #include "models/metrics_table_model.h"
 #include "planner/memory_planner_panel.h"
+#include "profile/profile_controller.h"
 #include "provision/provisioning_panel.h"
 #include "results/cluster_at_time_view.h"
 #include "results/comparison_view.h"
@@ -210,6 +211,23 @@ void MainWindow::createActions()
     run->addAction(tr("&Run Checked Policies"), QKeySequence(Qt::Key_F5), this,
                    [this] { m_runManager->runPolicies(m_runManager->checkedPolicies()); });
     run->addAction(tr("&Cancel All Runs"), QKeySequence(Qt::SHIFT | Qt::Key_F5), m_runner, &JobRunner::cancelAll);
+
+    m_profile = new ProfileController(m_document, m_runner, this);
+    connect(m_profile, &ProfileController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    QAction* profileGpu =
+        tools->addAction(tr("&Profile this GPU..."), m_profile, &ProfileController::profileInteractive);
+    profileGpu->setObjectName(QStringLiteral("ProfileGpuAction"));
+    profileGpu->setStatusTip(tr("Measure the local GPU and calibrate its catalog type (needs CUDA)"));
+    QAction* quickProfile = tools->addAction(tr("&Quick Profile (fewer shapes, under a minute)"));
+    quickProfile->setObjectName(QStringLiteral("QuickProfileAction"));
+    quickProfile->setCheckable(true);
+    connect(quickProfile, &QAction::toggled, m_profile, &ProfileController::setQuick);
+    tools->addSeparator();
+    QAction* loadCalibration =
+        tools->addAction(tr("&Load Calibration..."), m_profile, &ProfileController::loadInteractive);
+    loadCalibration->setObjectName(QStringLiteral("LoadCalibrationAction"));
+    loadCalibration->setStatusTip(tr("Apply a calibration file from orrery-cli profile to this session's catalog"));
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (auto* d : findChildren<QDockWidget*>())

@@ -20,6 +20,7 @@ class GanttView;
 class GpuCatalogView;
 class JobRunner;
 class MemoryPlannerPanel;
+class ProfileController;
 class ProvisioningPanel;
 class RunHistoryPanel;
 class RunLibrary;
@@ -58,6 +59,8 @@ public:
     MemoryPlannerPanel* memoryPlanner() const { return m_planner; }
     ProvisioningPanel* provisioning() const { return m_provisioning; }
     StoreBrowser* storeBrowser() const { return m_storeBrowser; }
+    /** Tools > Profile this GPU... and Load Calibration... */
+    ProfileController* profileController() const { return m_profile; }
     /** Reads and writes runs in this SQLite file from now on (kept in the settings). */
     void setDatabasePath(const QString& path);
     /** Writes the current run as Chrome-trace/Perfetto JSON. */
@@ -117,6 +120,7 @@ private:
     MemoryPlannerPanel* m_planner = nullptr;
     ProvisioningPanel* m_provisioning = nullptr;
     StoreBrowser* m_storeBrowser = nullptr;
+    ProfileController* m_profile = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusRuns = nullptr;

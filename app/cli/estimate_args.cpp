@@ -24,8 +24,9 @@ void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout)
         ->capture_default_str();
     cmd->add_option("--precision", args.precision, "bf16, fp16 (mixed precision) or fp32")->capture_default_str();
     cmd->add_option("--optimizer", args.optimizer, "adam, adamw, sgd, adam8bit or adafactor")->capture_default_str();
-    cmd->add_option("--framework", args.framework,
-                    "Training framework: megatron, deepspeed, fsdp, hf or litgpt (kernels, overheads, defaults)")
+    cmd->add_option(
+           "--framework", args.framework,
+           "Training framework: megatron, deepspeed, fsdp, hf, litgpt or pytorch (kernels, overheads, defaults)")
         ->capture_default_str();
     cmd->add_flag("--pure-half", args.pureHalf,
                   "bf16-true: weights, gradients and optimizer states in bf16/fp16, no fp32 master copy");

@@ -1,6 +1,7 @@
 // orrery: the desktop application. Opens the scenario given on the command
 // line, or the embedded default scenario.
 #include "main_window.h"
+#include "profile/startup_calibration.h"
 #include "runs/run_manager_panel.h"
 
 #include <QDockWidget>
@@ -13,6 +14,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
+
+#include <iostream>
 
 int main(int argc, char** argv)
 {
@@ -37,10 +40,23 @@ int main(int argc, char** argv)
                            "index");
     QCommandLineOption dock(
         "dock", "Dock to bring to the front (ClusterDock, CatalogDock, WorkloadDock, HistoryDock, StoreDock).", "name");
+    QCommandLineOption calibration("calibration",
+                                   "Calibration file from `orrery-cli profile` (repeatable): measured curves replace "
+                                   "the catalog defaults of that GPU type (also $ORRERY_CALIBRATION, colon-separated).",
+                                   "file");
     parser.addOption(run);
     parser.addOption(tab);
     parser.addOption(dock);
+    parser.addOption(calibration);
     parser.process(app);
+
+    // Before any window: the document's catalog is built from the calibrated built-in one.
+    const QString calibrationError =
+        orrery::gui::applyCalibrationFiles(orrery::gui::calibrationFilesFromEnvironment() + parser.values(calibration));
+    if (!calibrationError.isEmpty()) {
+        std::cerr << "orrery: " << calibrationError.toStdString() << '\n';
+        return 2;
+    }
 
     orrery::gui::MainWindow window;
     const QStringList args = parser.positionalArguments();

@@ -8,7 +8,7 @@ double achievableEfficiency(const hardware::GpuType& gpu)
 {
     // The library's large-GEMM efficiency from the GPU's curves (docs/models/gpu-curves.md); the
     // operator-level model lowers it for small shapes and adds the memory-bound kernels around it.
-    return hardware::defaultCurves(gpu).gemmEfficiency;
+    return hardware::curvesFor(gpu).gemmEfficiency;
 }
 
 } // namespace orrery::estimate

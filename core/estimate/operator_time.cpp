@@ -20,7 +20,7 @@ namespace {
 constexpr std::array kProfiles{
     FrameworkProfile{"megatron", true, 130, 20, false}, FrameworkProfile{"deepspeed", true, 30, 20, true},
     FrameworkProfile{"fsdp", false, 25, 10, true},      FrameworkProfile{"hf", false, 30, 40, true},
-    FrameworkProfile{"litgpt", false, 25, 10, true},
+    FrameworkProfile{"litgpt", false, 25, 10, true},    FrameworkProfile{"pytorch", false, 22, 3, true, true},
 };
 
 bool causal(const workload::ModelSpec& model)
@@ -54,7 +54,7 @@ const FrameworkProfile& frameworkProfile(Framework framework)
 
 KernelRates kernelRates(const hardware::GpuType& gpu, Precision precision)
 {
-    const hardware::GpuCurves& c = hardware::defaultCurves(gpu);
+    const hardware::GpuCurves& c = hardware::curvesFor(gpu);
     KernelRates r;
     // fp32 training runs SGEMM on the CUDA cores (PyTorch leaves TF32 matmuls off by default since 1.12).
     r.gemmFlops = precision == Precision::FP32 ? gpu.fp32TFlops * 1e12 * c.fp32GemmEfficiency

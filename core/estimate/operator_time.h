@@ -22,6 +22,9 @@ struct FrameworkProfile
     double iterationHostMs = 0;
     /** Whether the data-parallel gradient reduction runs under the backward pass (DDP buckets, overlap_comm). */
     bool overlapGradReduce = false;
+    /** Adam/AdamW run as PyTorch's default multi-tensor ("foreach") step, a chain of element-wise passes,
+     *  instead of one fused kernel (apex/DeepSpeed FusedAdam, Megatron, `fused=True`). */
+    bool foreachAdam = false;
 };
 
 const FrameworkProfile& frameworkProfile(workload::Framework framework);

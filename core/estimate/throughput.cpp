@@ -36,6 +36,12 @@ namespace {
 // streams its states at ~40 GB/s per GPU's share of the host's memory bandwidth (docs/models/throughput.md).
 constexpr double kPcieBytesPerS = 24e9;
 constexpr double kHostOptimizerBytesPerS = 40e9;
+// PyTorch's multi-tensor AdamW (torch/optim/adamw.py, _multi_tensor_adamw) runs its update as a chain of
+// foreach kernels: p *= 1 - lr wd; m.lerp_(g); v *= b2; v.addcmul_(g, g); d = sqrt(v); d /= c2; d += eps;
+// p.addcdiv_(m, d). Counting each kernel's reads and writes, that is 4 passes over the weights, 2 over the
+// gradients and 7 over each of m and v (d has their size): 4w + 2g + 14s bytes per parameter against the
+// fused pass priced below, w + g + 2(m + v) = w + g + 4s: 40/12 with bf16 w, g, s and 80/24 with fp32 ones.
+constexpr double kForeachAdamTraffic = 40.0 / 12.0;
 
 double peakFlops(const hardware::GpuType& gpu, workload::Precision precision)
 {
@@ -143,6 +149,9 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         // Optimizer step: memory-bound pass over weights, gradients and (read + write) optimizer states.
         const double shard = params / (config.zeroStage >= 1 ? d : 1);
         double stepS = shard * (bytes.weights + bytes.gradients + 2 * bytes.optimizer) / rates.bytesPerS;
+        if (profile.foreachAdam &&
+            (config.optimizer == workload::Optimizer::Adam || config.optimizer == workload::Optimizer::AdamW))
+            stepS *= kForeachAdamTraffic;
         if (config.offloadOptimizer) {
             // ZeRO-Offload: gradients down and updated weights up over PCIe, the step on the CPU.
             stepS = shard * (bytes.gradients + bytes.weights) / kPcieBytesPerS +

@@ -14,6 +14,48 @@ namespace orrery::hardware {
 
 using nlohmann::json;
 
+GpuCurves gpuCurvesFromJson(const json& value, const std::string& path)
+{
+    io::JsonObject o(value, path);
+    GpuCurves c;
+    c.sms = int(o.integer("sms", 1, 100000));
+    const auto fraction = [&o](const char* key) {
+        const double v = o.positiveNumber(key);
+        if (v > 1.5)
+            o.fail(key, "expected a fraction of the peak in (0, 1.5]");
+        return v;
+    };
+    c.gemmEfficiency = fraction("gemm_efficiency");
+    c.fp32GemmEfficiency = fraction("fp32_gemm_efficiency");
+    c.memoryEfficiency = fraction("memory_efficiency");
+    c.tile = o.positiveNumber("tile");
+    if (c.tile < 8 || c.tile > 1024)
+        o.fail("tile", "expected a tile edge in [8, 1024] elements");
+    c.halfK = o.nonNegativeNumber("half_k");
+    if (c.halfK > 65536)
+        o.fail("half_k", "expected at most 65536");
+    c.kernelFloorUs = o.nonNegativeNumber("kernel_floor_us");
+    if (c.kernelFloorUs > 1000)
+        o.fail("kernel_floor_us", "expected at most 1000 µs");
+    c.source = o.string("source", "");
+    o.finish();
+    return c;
+}
+
+json gpuCurvesToJson(const GpuCurves& c)
+{
+    json j = {{"sms", c.sms},
+              {"gemm_efficiency", c.gemmEfficiency},
+              {"fp32_gemm_efficiency", c.fp32GemmEfficiency},
+              {"tile", c.tile},
+              {"half_k", c.halfK},
+              {"memory_efficiency", c.memoryEfficiency},
+              {"kernel_floor_us", c.kernelFloorUs}};
+    if (!c.source.empty())
+        j["source"] = c.source;
+    return j;
+}
+
 GpuType gpuTypeFromJson(const json& value, const std::string& path)
 {
     io::JsonObject o(value, path);
@@ -34,6 +76,8 @@ GpuType gpuTypeFromJson(const json& value, const std::string& path)
     t.intraLink.bandwidthGBps = o.positiveNumber("intra_link_gb_s", t.intraLink.kind == LinkKind::PCIe ? 16.0 : 150.0);
     t.priceUsdPerHour = o.nonNegativeNumber("price_usd_per_hour", 0.0);
     t.source = o.string("source", "");
+    if (const json* curves = o.member("curves"))
+        t.curves = gpuCurvesFromJson(*curves, o.childPath("curves"));
     o.finish();
     return t;
 }
@@ -53,13 +97,29 @@ json gpuTypeToJson(const GpuType& t)
               {"price_usd_per_hour", t.priceUsdPerHour}};
     if (!t.source.empty())
         j["source"] = t.source;
+    if (t.curves)
+        j["curves"] = gpuCurvesToJson(*t.curves);
     return j;
 }
 
+namespace {
+
+GpuCatalog& processCatalog()
+{
+    static GpuCatalog catalog = GpuCatalog::fromJson(json::parse(embedded::gpusJson), "gpus.json");
+    return catalog;
+}
+
+} // namespace
+
 const GpuCatalog& GpuCatalog::builtin()
 {
-    static const GpuCatalog catalog = fromJson(json::parse(embedded::gpusJson), "gpus.json");
-    return catalog;
+    return processCatalog();
+}
+
+void GpuCatalog::calibrateBuiltin(GpuType measured)
+{
+    processCatalog().add(std::move(measured));
 }
 
 GpuCatalog GpuCatalog::fromJson(const json& doc, const std::string& file)

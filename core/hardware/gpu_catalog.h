@@ -20,8 +20,14 @@ class GpuCatalog
 public:
     GpuCatalog() = default;
 
-    /** The embedded catalog (parsed once, then shared). */
+    /** The embedded catalog (parsed once, then shared), with any calibrations applied to it. */
     static const GpuCatalog& builtin();
+    /**
+     * Puts a calibrated type (profile::Calibration::type: measured curves) into builtin(), replacing the
+     * type of that name or adding it. Not synchronised: call it at start-up (`--calibration`) or while
+     * no estimate, provisioning or simulation runs.
+     */
+    static void calibrateBuiltin(GpuType measured);
     /** Parses the `orrery-gpus` format; errors name `file` and the JSON path. */
     static GpuCatalog fromJson(const nlohmann::json& doc, const std::string& file);
     static GpuCatalog fromFile(const std::string& path);
@@ -43,6 +49,10 @@ private:
     std::vector<GpuType> m_types;
     std::unordered_map<std::string, int> m_index; // lower-case name/alias -> index
 };
+
+/** Reads a type's measured kernel curves (`curves` of a GPU type; docs/models/profiler.md) at `path`. */
+GpuCurves gpuCurvesFromJson(const nlohmann::json& value, const std::string& path);
+nlohmann::json gpuCurvesToJson(const GpuCurves& curves);
 
 /** Reads one GPU type object (scenario `gpus[]` or catalog entry) at `path`. */
 GpuType gpuTypeFromJson(const nlohmann::json& value, const std::string& path);

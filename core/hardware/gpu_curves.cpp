@@ -1,5 +1,7 @@
 #include "hardware/gpu_curves.h"
 
+#include "hardware/gpu_type.h"
+
 #include <array>
 #include <string_view>
 
@@ -20,7 +22,7 @@ struct Entry
 // the A100's ratio (0.70 / 0.82). Memory efficiency: published BabelStream / STREAM-copy figures over the
 // datasheet bandwidth. Kernel floor: the launch-to-launch gap of back-to-back small kernels (~4 µs NVIDIA,
 // ~6 µs ROCm).
-constexpr std::array kTable{
+const std::array kTable{
     // Hopper: cuBLAS bf16 reaches ~0.75 of the 989 TFLOP/s dense peak on large GEMMs; HBM3 copy ~0.9.
     Entry{"h100-sxm", {132, 0.56, 0.85, 128, 64, 0.90, 4, "H100 SXM5: 132 SMs (NVIDIA H100 whitepaper)"}},
     Entry{"h200", {132, 0.56, 0.85, 128, 64, 0.90, 4, "H200: GH100 die of H100 SXM, 132 SMs; HBM3e"}},
@@ -51,7 +53,7 @@ constexpr std::array kTable{
 };
 
 // A type added by a scenario or a calibration file without curves: a mid-range tensor-core part.
-constexpr GpuCurves kGeneric{100, 0.62, 0.85, 128, 48, 0.85, 4, "generic default (no published figures)"};
+const GpuCurves kGeneric{100, 0.62, 0.85, 128, 48, 0.85, 4, "generic default (no published figures)"};
 
 } // namespace
 
@@ -61,6 +63,11 @@ const GpuCurves& defaultCurves(const GpuType& gpu)
         if (std::string_view(gpu.name).starts_with(e.prefix))
             return e.curves;
     return kGeneric;
+}
+
+const GpuCurves& curvesFor(const GpuType& gpu)
+{
+    return gpu.curves ? *gpu.curves : defaultCurves(gpu);
 }
 
 } // namespace orrery::hardware

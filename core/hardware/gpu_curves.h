@@ -1,10 +1,10 @@
 #pragma once
 
-#include "hardware/gpu_type.h"
-
-#include <string_view>
+#include <string>
 
 namespace orrery::hardware {
+
+struct GpuType;
 
 /**
  * How fast a GPU type runs the kernels of a training step, beyond its datasheet peaks: the
@@ -29,10 +29,16 @@ struct GpuCurves
     /** Shortest kernel on the GPU timeline, launch gap included (µs). */
     double kernelFloorUs = 4;
     /** Where the figures come from. */
-    std::string_view source;
+    std::string source;
+
+    bool operator==(const GpuCurves&) const = default;
 };
 
 /** The published-figure defaults for `gpu` (by catalog name; a generic profile for unknown types). */
 const GpuCurves& defaultCurves(const GpuType& gpu);
+
+/** What the estimator runs `gpu` at: its measured curves (a calibration, docs/models/profiler.md) when it
+ *  carries them, else defaultCurves(). */
+const GpuCurves& curvesFor(const GpuType& gpu);
 
 } // namespace orrery::hardware

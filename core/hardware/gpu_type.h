@@ -1,7 +1,9 @@
 #pragma once
 
+#include "hardware/gpu_curves.h"
 #include "hardware/link.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,8 @@ struct GpuType
     Link intraLink;             ///< GPU-to-GPU inside a node
     double priceUsdPerHour = 0; ///< on-demand, per GPU
     std::string source;
+    /** Measured kernel curves (a calibration from `orrery-cli profile`); unset: the published defaults. */
+    std::optional<GpuCurves> curves;
 
     double memoryBytes() const { return memoryGiB * 1024.0 * 1024.0 * 1024.0; }
     bool operator==(const GpuType&) const = default;

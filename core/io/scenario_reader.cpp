@@ -253,8 +253,8 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         if (c.fp32Grads && c.precision == Precision::FP32)
             o.fail("fp32_grads",
                    "only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 training has fp32 gradients)");
-        c.framework =
-            frameworkFromString(o.choice("framework", {"megatron", "deepspeed", "fsdp", "hf", "litgpt"}, "megatron"));
+        c.framework = frameworkFromString(
+            o.choice("framework", {"megatron", "deepspeed", "fsdp", "hf", "litgpt", "pytorch"}, "megatron"));
         c.pureHalf = o.boolean("pure_half", false);
         if (c.pureHalf && (c.precision == Precision::FP32 || c.autocast))
             o.fail("pure_half", "only meaningful with \"precision\": \"bf16\" or \"fp16\" and no autocast");

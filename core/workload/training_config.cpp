@@ -62,6 +62,8 @@ std::string toString(Framework f)
         return "hf";
     case Framework::LitGpt:
         return "litgpt";
+    case Framework::PyTorch:
+        return "pytorch";
     }
     return "megatron";
 }
@@ -95,9 +97,9 @@ Recompute recomputeFromString(const std::string& s)
 
 Framework frameworkFromString(const std::string& s)
 {
-    static const Framework all[] = {Framework::Megatron, Framework::DeepSpeed, Framework::Fsdp, Framework::HF,
-                                    Framework::LitGpt};
-    return parseEnum(s, all, "megatron, deepspeed, fsdp, hf, litgpt");
+    static const Framework all[] = {Framework::Megatron, Framework::DeepSpeed, Framework::Fsdp,
+                                    Framework::HF,       Framework::LitGpt,    Framework::PyTorch};
+    return parseEnum(s, all, "megatron, deepspeed, fsdp, hf, litgpt, pytorch");
 }
 
 } // namespace orrery::workload

@@ -11,7 +11,7 @@ enum class Optimizer { Adam, AdamW, SGD, Adam8bit, Adafactor };
  * matmul output and the attention output saved, the rest re-run); full: only each layer's input kept. */
 enum class Recompute { None, Selective, Full, SelectiveOp };
 /** The training framework: sets kernel fusion, host overheads and communication overlap (docs/models/throughput.md). */
-enum class Framework { Megatron, DeepSpeed, Fsdp, HF, LitGpt };
+enum class Framework { Megatron, DeepSpeed, Fsdp, HF, LitGpt, PyTorch };
 
 std::string toString(Precision p);
 std::string toString(Optimizer o);

@@ -155,6 +155,14 @@ void ScenarioDocument::applyCluster(std::vector<hardware::NodeGroup> groups, con
     emit clusterChanged();
 }
 
+void ScenarioDocument::refreshCatalog()
+{
+    m_scenario.cluster = hardware::Cluster(m_scenario.cluster.groups(), m_scenario.cluster.network(),
+                                           catalogWith(m_scenario.customGpus));
+    emit catalogChanged();
+    emit clusterChanged();
+}
+
 void ScenarioDocument::applyJobs(std::vector<workload::Job> jobs, std::vector<workload::ModelSpec> customModels)
 {
     m_scenario.workload.jobs = std::move(jobs);

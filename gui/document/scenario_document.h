@@ -57,6 +57,13 @@ public:
     void applyPolicies(std::vector<std::string> policies);
     void applyName(std::string name);
 
+    /**
+     * Rebuilds the catalog from GpuCatalog::builtin() after it changed (a calibration applied):
+     * same groups, network and custom types; emits catalogChanged and clusterChanged. Not an edit: no
+     * undo command, the document stays as modified as it was.
+     */
+    void refreshCatalog();
+
     /** Catalog = built-in + `customGpus` (later ones replace earlier ones of the same name). */
     static hardware::GpuCatalog catalogWith(const std::vector<hardware::GpuType>& customGpus);
 

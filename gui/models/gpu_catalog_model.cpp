@@ -36,6 +36,11 @@ bool GpuCatalogModel::isCustom(int row) const
     return false;
 }
 
+bool GpuCatalogModel::isCalibrated(int row) const
+{
+    return m_document->catalog().types()[static_cast<std::size_t>(row)].curves.has_value();
+}
+
 QVariant GpuCatalogModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
@@ -63,10 +68,17 @@ QVariant GpuCatalogModel::data(const QModelIndex& index, int role) const
                 .arg(t.intraLink.bandwidthGBps);
         case UsdPerHour:
             return QString::number(t.priceUsdPerHour, 'f', 2);
+        case Curves:
+            return t.curves ? tr("measured") : tr("published");
         }
     }
     if (role == IsCustomRole)
         return isCustom(index.row());
+    if (role == IsCalibratedRole)
+        return t.curves.has_value();
+    if (role == Qt::ToolTipRole && index.column() == Curves)
+        return t.curves ? tr("Measured kernel curves: %1").arg(QString::fromStdString(t.curves->source))
+                        : tr("Published-figure defaults (docs/models/gpu-curves.md)");
     if (role == Qt::FontRole && isCustom(index.row())) {
         QFont f;
         f.setItalic(true);
@@ -102,6 +114,8 @@ QVariant GpuCatalogModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Intra-node link");
     case UsdPerHour:
         return tr("$/h per GPU");
+    case Curves:
+        return tr("Curves");
     }
     return {};
 }

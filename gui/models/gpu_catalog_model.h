@@ -21,9 +21,12 @@ public:
         BandwidthGBps,
         Link,
         UsdPerHour,
+        Curves,
         ColumnCount
     };
     static constexpr int IsCustomRole = Qt::UserRole + 1;
+    /** True when the type carries measured curves (a calibration applied, docs/models/profiler.md). */
+    static constexpr int IsCalibratedRole = Qt::UserRole + 2;
 
     explicit GpuCatalogModel(ScenarioDocument* document, QObject* parent = nullptr);
 
@@ -33,6 +36,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     bool isCustom(int row) const;
+    bool isCalibrated(int row) const;
 
 private:
     ScenarioDocument* m_document;

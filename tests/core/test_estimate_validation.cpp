@@ -21,10 +21,10 @@ using namespace orrery::estimate;
 namespace {
 
 // Reported in docs/models/memory.md and docs/models/throughput.md; keep in step.
-constexpr double kReportedMemoryAccuracy = 0.960; // mean of 1 - |pred - meas| / meas, full-training rows
+constexpr double kReportedMemoryAccuracy = 0.932; // mean of 1 - |pred - meas| / meas, full-training rows
 // Iteration-time errors |predicted / measured - 1| over data/validation/throughput_measurements.csv.
-constexpr double kReportedMedianTimeError = 0.072;
-constexpr double kReportedMeanTimeError = 0.090;
+constexpr double kReportedMedianTimeError = 0.083;
+constexpr double kReportedMeanTimeError = 0.103;
 constexpr double kReportedWorstBucketMedian = 0.113; // over buckets with >= 5 rows
 constexpr double kTolerance = 0.005;
 
@@ -109,6 +109,7 @@ private slots:
             c.sequenceParallel = r.at("sequence_parallel") == "1";
             c.autocast = r.at("autocast") == "1";
             c.fp32Grads = r.at("fp32_grads") == "1";
+            c.pureHalf = r.at("pure_half") == "1";
             const Parallelism par{integer(r, "dp"), integer(r, "tp"), integer(r, "pp")};
             // `stage`: the pipeline stage of the rank that logged the figure (Megatron logs the last rank);
             // empty: the source reports the largest stage (or there is no pipeline).
@@ -183,6 +184,9 @@ private slots:
             c.flashAttention = r.at("flash_attn") == "1";
             c.autocast = r.at("autocast") == "1";
             c.framework = workload::frameworkFromString(r.at("framework"));
+            c.pureHalf = r.at("pure_half") == "1";
+            if (!r.at("optimizer").empty())
+                c.optimizer = workload::optimizerFromString(r.at("optimizer"));
             const Parallelism par{integer(r, "dp"), integer(r, "tp"), integer(r, "pp")};
             QCOMPARE(par.gpus(), integer(r, "gpus"));
             PlanTarget target;

@@ -121,7 +121,8 @@ std::vector<BadCase> badCases()
          "bad.json: workload.jobs[0].fp32_grads: only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 "
          "training has fp32 gradients)"},
         {"unknown framework", [](json& j) { j["workload"]["jobs"][0]["framework"] = "jax"; },
-         "bad.json: workload.jobs[0].framework: expected one of megatron, deepspeed, fsdp, hf, litgpt, got \"jax\""},
+         "bad.json: workload.jobs[0].framework: expected one of megatron, deepspeed, fsdp, hf, litgpt, pytorch, got "
+         "\"jax\""},
         {"pure_half with fp32",
          [](json& j) {
              j["workload"]["jobs"][0]["precision"] = "fp32";
