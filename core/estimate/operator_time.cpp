@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace orrery::estimate::detail {
 
@@ -18,9 +19,12 @@ namespace {
 // functional tests of data/validation (single-node, small models: host-bound), the eager ones to the
 // Hugging Face Trainer rows.
 constexpr std::array kProfiles{
-    FrameworkProfile{"megatron", true, 130, 20, false}, FrameworkProfile{"deepspeed", true, 30, 20, true},
-    FrameworkProfile{"fsdp", false, 25, 10, true},      FrameworkProfile{"hf", false, 30, 40, true},
-    FrameworkProfile{"litgpt", false, 25, 10, true},    FrameworkProfile{"pytorch", false, 22, 3, true, true},
+    FrameworkProfile{"megatron", true, 130, 20, false},
+    FrameworkProfile{"deepspeed", true, 30, 20, true},
+    FrameworkProfile{"fsdp", false, 25, 10, true, false, true, true},
+    FrameworkProfile{"hf", false, 30, 40, true, false, false, true},
+    FrameworkProfile{"litgpt", false, 25, 10, true},
+    FrameworkProfile{"pytorch", false, 22, 3, true, true, false, true},
 };
 
 bool causal(const workload::ModelSpec& model)
@@ -65,10 +69,11 @@ KernelRates kernelRates(const hardware::GpuType& gpu, Precision precision)
     r.halfK = c.halfK;
     r.launchGapS = c.kernelFloorUs * 1e-6;
     r.elementBytes = elementBytes(precision);
+    r.misaligned = c.misalignedGemmEfficiency;
     return r;
 }
 
-double gemmS(const KernelRates& r, double m, double n, double k, double batch)
+double gemmS(const KernelRates& r, double m, double n, double k, double batch, bool padsShapes)
 {
     if (m <= 0 || n <= 0 || k <= 0 || batch <= 0)
         return 0;
@@ -77,7 +82,13 @@ double gemmS(const KernelRates& r, double m, double n, double k, double batch)
     const double tiles = std::max(1.0, m / r.tile) * std::max(1.0, n / r.tile) * batch;
     const double fill = tiles / (tiles + 0.25 * r.waveTiles);
     const double depth = k / (k + r.halfK);
-    const double compute = 2 * m * n * k * batch / (r.gemmFlops * fill * depth);
+    // Tensor-core kernels load 16-byte vectors: a dimension that is not a multiple of 16 bytes of elements
+    // sends the whole GEMM to slower fallback kernels. fp32 SGEMM runs on the CUDA cores, which have no such
+    // requirement.
+    const double align = 16 / r.elementBytes;
+    const bool aligned = padsShapes || r.elementBytes >= 4 ||
+                         (std::fmod(m, align) == 0 && std::fmod(n, align) == 0 && std::fmod(k, align) == 0);
+    const double compute = 2 * m * n * k * batch / (r.gemmFlops * fill * depth * (aligned ? 1.0 : r.misaligned));
     const double memory = r.elementBytes * (m * k + k * n + m * n) * batch / r.bytesPerS;
     return std::max(compute, memory) + r.launchGapS;
 }
@@ -117,10 +128,10 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
         // backward re-forms P and runs 5 products (2.5x the forward, Dao 2023); causal masking skips
         // the upper half of the blocks. Its tiles run at the large-GEMM rate over (s x s x d) shapes.
         const double work = causal(model) ? 0.5 : 1.0;
-        attnFwd = work * 2 * gemmS(r, s, s, d, heads);
+        attnFwd = work * 2 * gemmS(r, s, s, d, heads, true);
         attnBwd = 2.5 * attnFwd;
     } else {
-        attnFwd = gemmS(r, s, s, d, heads) + gemmS(r, s, d, s, heads);
+        attnFwd = gemmS(r, s, s, d, heads, true) + gemmS(r, s, d, s, heads, true);
         attnBwd = 2 * attnFwd;
     }
 
@@ -133,13 +144,25 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
         fwd.add(2 * (3 * eRes + dropMask) * hs * T, 2);       // 2 bias-dropout-add (x, residual -> out, mask)
         fwd.add((model.gatedMlp ? 3 : 2) * e * f / t * T, 1); // bias-activation (or SwiGLU)
     } else {
-        fwd.add(2 * 2 * eRes * hs * T, 2);                                             // 2 layer norms
+        if (model.family == "llama" && profile.eagerLlamaOps) {
+            // Eager RMSNorm (Hugging Face's LlamaRMSNorm, litgpt's): upcast to fp32, square, mean, scale by
+            // the reciprocal root, cast back, multiply by the weight. In fp32 (autocast's residual) the two
+            // casts are no-ops: 4 kernels and 28 bytes per element; from bf16, 6 kernels and 28 + 4e.
+            const bool wide = eRes == 4;
+            fwd.add(2 * (wide ? 28 : 28 + 4 * eRes) * hs * T, 2 * (wide ? 4 : 6));
+        } else {
+            fwd.add(2 * 2 * eRes * hs * T, 2); // 2 layer norms (one native kernel each)
+        }
         fwd.add(2 * ((dropout ? 2 * e + 1 : 0) + 3 * eRes) * hs * T, dropout ? 4 : 2); // dropout, residual add
         fwd.add((model.gatedMlp ? 5 : 2) * e * f / t * T, model.gatedMlp ? 2 : 1);     // activation (and gate product)
         fwd.add(2 * e * (h + 2 * kv) / t * T + 2 * e * h / t * T, 4);                  // head split/merge copies
     }
-    if (model.positions == 0)
-        fwd.add(2 * e * (h + kv) / t * T, fused ? 1 : 6); // rotary embedding of q and k
+    // Rotary embedding of q and k: one fused kernel, or eager rotate-half (x cos, the negated half, the
+    // concatenation, x sin, the sum: 10 bytes per element of each kind, 5 kernels each).
+    const bool eagerRope = !fused && profile.eagerLlamaOps;
+    // MPT has no position embedding at all (ALiBi biases the scores inside its attention kernel).
+    if (model.positions == 0 && model.family != "mpt")
+        fwd.add((eagerRope ? 10 : 2) * e * (h + kv) / t * T, fused ? 1 : eagerRope ? 10 : 6);
     if (!flash) {
         // s^2 scores per head: scale + mask + softmax (fused: one kernel; eager: three, softmax in fp32
         // under autocast), then attention dropout.
@@ -202,7 +225,8 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
 PassTimes headPassTimes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
                         double microBatch, int tp, const KernelRates& r, const FrameworkProfile& profile)
 {
-    const double T = seq * microBatch, h = model.hidden, V = double(model.vocab) / tp;
+    const double vocab = profile.padsVocab ? std::ceil(model.vocab / 128.0) * 128 : model.vocab;
+    const double T = seq * microBatch, h = model.hidden, V = vocab / tp;
     const double e = r.elementBytes;
     PassTimes out;
     // Final norm, the logits GEMM, then cross-entropy: the logits are read and an fp32 softmax written

@@ -25,6 +25,14 @@ struct FrameworkProfile
     /** Adam/AdamW run as PyTorch's default multi-tensor ("foreach") step, a chain of element-wise passes,
      *  instead of one fused kernel (apex/DeepSpeed FusedAdam, Megatron, `fused=True`). */
     bool foreachAdam = false;
+    /** The vocabulary is padded to a multiple of 128 (Megatron's make-vocab-size-divisible-by, litgpt's
+     *  padded_vocab_size, llm-foundry's configs); eager Hugging Face and plain PyTorch models keep the
+     *  tokenizer's size (GPT-2: 50,257, off the tensor cores' alignment). */
+    bool padsVocab = true;
+    /** LLaMA's RMSNorm and rotary embedding as separate eager kernels (Hugging Face's LlamaRMSNorm and
+     *  rotate-half, torchtitan's 2024 models, a plain PyTorch model) rather than fused ones (litgpt's
+     *  published runs use flash-attn's fused RMSNorm and rotary). */
+    bool eagerLlamaOps = false;
 };
 
 const FrameworkProfile& frameworkProfile(workload::Framework framework);
@@ -39,12 +47,17 @@ struct KernelRates
     double halfK = 48;       ///< reduction depth of half efficiency
     double launchGapS = 0;   ///< GPU-side gap per kernel
     double elementBytes = 2; ///< activation element
+    double misaligned = 0.5; ///< rate factor of a GEMM with a dimension off the 16-byte alignment
 };
 
 KernelRates kernelRates(const hardware::GpuType& gpu, workload::Precision precision);
 
-/** Seconds of `batch` GEMMs of shape (m x k) . (k x n): saturating efficiency, roofline with a memory floor. */
-double gemmS(const KernelRates& r, double m, double n, double k, double batch = 1);
+/**
+ * Seconds of `batch` GEMMs of shape (m x k) . (k x n): saturating efficiency, roofline with a memory floor,
+ * slower fallback kernels when a dimension is off the 16-byte alignment unless the kernel pads its tiles
+ * (`padsShapes`: attention kernels round the head dimension up, e.g. LLaMA-3B's 100 to 128).
+ */
+double gemmS(const KernelRates& r, double m, double n, double k, double batch = 1, bool padsShapes = false);
 
 /** One micro-batch on one GPU of a tp group: GPU time of each pass and the host time of all of them. */
 struct PassTimes

@@ -38,6 +38,9 @@ GpuCurves gpuCurvesFromJson(const json& value, const std::string& path)
     if (c.kernelFloorUs > 1000)
         o.fail("kernel_floor_us", "expected at most 1000 µs");
     c.source = o.string("source", "");
+    c.misalignedGemmEfficiency = o.positiveNumber("misaligned_gemm_efficiency", c.misalignedGemmEfficiency);
+    if (c.misalignedGemmEfficiency > 1)
+        o.fail("misaligned_gemm_efficiency", "expected a fraction of the aligned rate in (0, 1]");
     o.finish();
     return c;
 }
@@ -50,7 +53,8 @@ json gpuCurvesToJson(const GpuCurves& c)
               {"tile", c.tile},
               {"half_k", c.halfK},
               {"memory_efficiency", c.memoryEfficiency},
-              {"kernel_floor_us", c.kernelFloorUs}};
+              {"kernel_floor_us", c.kernelFloorUs},
+              {"misaligned_gemm_efficiency", c.misalignedGemmEfficiency}};
     if (!c.source.empty())
         j["source"] = c.source;
     return j;

@@ -30,6 +30,12 @@ struct GpuCurves
     double kernelFloorUs = 4;
     /** Where the figures come from. */
     std::string source;
+    /**
+     * Fraction of the aligned rate a GEMM reaches when one of its dimensions is not a multiple of 16 bytes
+     * of elements (GPT-2's 50,257-entry vocabulary): the library falls back to kernels without vectorised
+     * (Hopper: TMA) loads. Measured by the profiler (docs/models/profiler.md).
+     */
+    double misalignedGemmEfficiency = 0.5;
 
     bool operator==(const GpuCurves&) const = default;
 };

@@ -31,6 +31,12 @@ double elementBytes(const std::string& precision)
     return 4;
 }
 
+bool aligned(const GemmSample& g)
+{
+    const double align = 16 / elementBytes(g.precision);
+    return std::fmod(g.m, align) == 0 && std::fmod(g.n, align) == 0 && std::fmod(g.k, align) == 0;
+}
+
 double median(std::vector<double> v)
 {
     if (v.empty())
@@ -122,9 +128,10 @@ std::string matchCatalogType(const DeviceInfo& device, const hardware::GpuCatalo
 GemmFit fitGemm(const std::vector<GemmSample>& all, const std::string& precision, int sms, double bytesPerS,
                 double gapS)
 {
+    // The curve is the aligned kernels'; misaligned shapes get their own factor (calibrate()).
     std::vector<GemmSample> s;
     for (const GemmSample& g : all)
-        if (g.precision == precision && g.seconds > 0)
+        if (g.precision == precision && g.seconds > 0 && aligned(g))
             s.push_back(g);
     if (s.size() < 3)
         throw Error(
@@ -215,8 +222,9 @@ Calibration calibrate(const Measurements& m, const hardware::GpuCatalog& catalog
     const double bytesPerS = c.bandwidthGBps * 1e9;
     const double gapS = c.kernelFloorUs * 1e-6;
     for (const char* precision : {"bf16", "fp16", "tf32", "fp32", "fp8"}) {
-        const auto n = std::count_if(m.gemm.begin(), m.gemm.end(),
-                                     [&](const GemmSample& g) { return g.precision == precision && g.seconds > 0; });
+        const auto n = std::count_if(m.gemm.begin(), m.gemm.end(), [&](const GemmSample& g) {
+            return g.precision == precision && g.seconds > 0 && aligned(g);
+        });
         if (n >= 3)
             c.gemm.push_back(fitGemm(m.gemm, precision, m.device.sms, bytesPerS, gapS));
     }
@@ -224,6 +232,18 @@ Calibration calibrate(const Measurements& m, const hardware::GpuCatalog& catalog
     if (!half)
         throw Error("calibration: no bf16 or fp16 GEMMs were measured, so there is no tensor-core curve to fit");
     const GemmFit* single = c.fit("fp32");
+
+    // Misaligned GEMMs: the median of the aligned curve's time over the measured one (a rate fraction).
+    std::vector<double> misaligned;
+    {
+        estimate::detail::KernelRates r =
+            rates(half->tflops * 1e12, half->tile, half->halfK, m.device.sms, bytesPerS, gapS, 2);
+        for (const GemmSample& g : m.gemm)
+            if (g.precision == half->precision && g.seconds > 0 && !aligned(g))
+                misaligned.push_back(estimate::detail::gemmS(r, g.m, g.n, g.k, 1, true) / g.seconds);
+    }
+    c.misalignedSamples = int(misaligned.size());
+    c.misalignedEfficiency = misaligned.empty() ? 0 : std::clamp(median(misaligned), 0.01, 1.0);
 
     c.catalogType = asType.empty() ? matchCatalogType(m.device, catalog) : catalog.at(asType).name;
     hardware::GpuCurves curves;
@@ -267,6 +287,11 @@ Calibration calibrate(const Measurements& m, const hardware::GpuCatalog& catalog
         curves.fp32GemmEfficiency = single ? 1.0 : defaultCurves(t).fp32GemmEfficiency;
         curves.memoryEfficiency = 1.0;
     }
+    // The fallback kernels draw little power and keep their isolated rate inside a training step, while
+    // the aligned rate they are a fraction of is the in-training one: divide by the in-training factor.
+    curves.misalignedGemmEfficiency = c.misalignedSamples > 0
+                                          ? std::min(1.0, c.misalignedEfficiency / trainingGemmFactor(m.device))
+                                          : hardware::defaultCurves(c.type).misalignedGemmEfficiency;
     c.type.curves = curves;
     return c;
 }
@@ -401,6 +426,8 @@ json calibrationToJson(const Calibration& c)
     fit["kernel_floor_us"] = c.kernelFloorUs;
     fit["peer_gb_s"] = c.peerGBps;
     fit["training_gemm_factor"] = trainingGemmFactor(c.measurements.device);
+    fit["misaligned_efficiency"] = c.misalignedEfficiency;
+    fit["misaligned_samples"] = c.misalignedSamples;
     fit["gemm"] = json::array();
     for (const GemmFit& f : c.gemm)
         fit["gemm"].push_back(fitToJson(f));
@@ -441,6 +468,8 @@ Calibration calibrationFromJson(const json& doc, const std::string& file)
             c.kernelFloorUs = f.nonNegativeNumber("kernel_floor_us", 0);
             c.peerGBps = f.nonNegativeNumber("peer_gb_s", 0);
             f.allow({"training_gemm_factor"});
+            c.misalignedEfficiency = f.nonNegativeNumber("misaligned_efficiency", 0);
+            c.misalignedSamples = int(f.integer("misaligned_samples", 0, 0, 1000000));
             const json& gemm = f.array("gemm");
             for (std::size_t i = 0; i < gemm.size(); ++i) {
                 io::JsonObject g(gemm[i], io::indexPath("fit.gemm", i));

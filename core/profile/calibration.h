@@ -49,6 +49,9 @@ struct Calibration
     double bandwidthGBps = 0; ///< sustained streaming copy (read + write) of the largest buffers
     double kernelFloorUs = 0; ///< back-to-back element-wise kernel at negligible size
     double peerGBps = 0;      ///< fastest peer copy; 0 with one GPU
+    /** Rate of GEMMs off the 16-byte alignment over the aligned curve's (0 when none was measured). */
+    double misalignedEfficiency = 0;
+    int misalignedSamples = 0;
     /** The catalog type the device was matched to; empty when the GPU is not in the catalog. */
     std::string catalogType;
     /** The type with its measured curves: the catalog's (datasheet figures kept) or a new entry. */

@@ -254,6 +254,9 @@ std::vector<Shape> gemmGrid(bool quick, bool fp8)
         layer("bf16", 4096, 4096);
         for (double k : {32.0, 128.0, 512.0})
             g.push_back({"bf16", 4096, 4096, k});
+        // Off the 16-byte alignment (GPT-2's vocabulary): the fallback kernels' rate.
+        g.push_back({"bf16", 8192, 50257, 768});
+        g.push_back({"bf16", 8192, 768, 50257});
         squares("fp16", {4096, 8192});
         squares("tf32", {4096, 8192});
         squares("fp32", {4096});
@@ -269,6 +272,14 @@ std::vector<Shape> gemmGrid(bool quick, bool fp8)
         g.push_back({"bf16", 8192, 8192, k});
     for (double m : {16.0, 64.0, 128.0, 256.0, 512.0})
         g.push_back({"bf16", m, 8192, 8192});
+    // Off the 16-byte alignment: GPT-2's vocabulary in the three logits GEMMs, and odd sizes.
+    for (double t : {4096.0, 16384.0}) {
+        g.push_back({"bf16", t, 50257, 768});
+        g.push_back({"bf16", t, 768, 50257});
+        g.push_back({"bf16", 50257, 768, t});
+    }
+    g.push_back({"bf16", 8191, 8192, 8192});
+    g.push_back({"bf16", 8192, 8192, 8190});
     squares("fp16", {1024, 2048, 4096, 8192, 16384});
     layer("fp16", 4096, 4096);
     squares("tf32", {1024, 2048, 4096, 8192});

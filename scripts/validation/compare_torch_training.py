@@ -32,9 +32,9 @@ def main():
     base = [args.cli] + (["--calibration", args.calibration] if args.calibration else [])
     time_err, alloc_err, reserved_err = [], [], []
     for r in rows:
-        training = ["--model", r["model"], "--batch", str(r["micro_batch"]), "--micro-batch", str(r["micro_batch"]),
-                    "--seq", str(r["seq"]), "--precision", "bf16", "--optimizer", "adamw", "--framework",
-                    args.framework, "--flash-attn", "--json"]
+        training = ["--model", r["model"], "--batch", str(r.get("batch", r["micro_batch"])), "--micro-batch",
+                    str(r["micro_batch"]), "--seq", str(r["seq"]), "--precision", "bf16", "--optimizer", "adamw",
+                    "--framework", args.framework, "--recompute", r.get("recompute", "none"), "--flash-attn", "--json"]
         training += ["--autocast"] if r["mode"] == "amp" else ["--pure-half"]
         t = json.loads(subprocess.check_output(base + ["throughput", "--gpu", args.gpu] + training))
         m = json.loads(subprocess.check_output(base + ["memory"] + training))
@@ -45,7 +45,7 @@ def main():
         time_err.append(abs(e))
         alloc_err.append(abs(a))
         reserved_err.append(abs(s))
-        print(f"{r['model']:<13} {r['mode']:<4} mb{r['micro_batch']:<3} step {measured:.4f} s predicted "
+        print(f"{r['config']:<36} step {measured:.4f} s predicted "
               f"{t['iteration_s']:.4f} s ({e:+.1%}) | allocated {r['peak_alloc_gib']:.2f} GiB ({a:+.1%}) "
               f"| reserved {r['peak_reserved_gib']:.2f} GiB ({s:+.1%})")
     print(f"{len(rows)} rows: median |time error| {statistics.median(time_err):.1%}, mean "

@@ -63,6 +63,7 @@ import sys
 import time
 
 import torch
+import torch.utils.checkpoint
 import torch.nn as nn
 import torch.nn.functional as F
 
@@ -285,6 +286,7 @@ class GPT(nn.Module):
         self.wte = nn.Embedding(m["vocab"], m["hidden"])
         self.wpe = nn.Embedding(m["positions"], m["hidden"]) if m["positions"] > 0 else None
         self.drop = dropout
+        self.checkpoint = False
         self.blocks = nn.ModuleList([Block(m, dropout) for _ in range(m["layers"])])
         self.norm_f = make_norm(m)
         self.head = nn.Linear(m["hidden"], m["vocab"], bias=False)
@@ -310,7 +312,11 @@ class GPT(nn.Module):
         x = F.dropout(x, self.drop, self.training)
         rope = (self.rope_cos, self.rope_sin)
         for blk in self.blocks:
-            x = blk(x, rope)
+            if self.checkpoint and self.training:
+                # Full recomputation: each block keeps only its input and re-runs its forward in backward.
+                x = torch.utils.checkpoint.checkpoint(blk, x, rope, use_reentrant=False)
+            else:
+                x = blk(x, rope)
         logits = self.head(self.norm_f(x))
         return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.reshape(-1))
 
@@ -367,10 +373,14 @@ def default_configs():
 
 
 def parse_config(s):
+    """MODEL:MODE:MICRO_BATCH[:SEQ[:ACCUM[:RECOMPUTE]]] (SEQ 0: the model's; RECOMPUTE none or full)."""
     parts = s.split(":")
-    if len(parts) not in (3, 4) or parts[1] not in ("amp", "bf16"):
-        raise argparse.ArgumentTypeError("expected MODEL:amp|bf16:MICRO_BATCH[:SEQ], got " + s)
-    return (parts[0], parts[1], int(parts[2]), int(parts[3]) if len(parts) == 4 else 0)
+    if len(parts) not in (3, 4, 5, 6) or parts[1] not in ("amp", "bf16") or \
+            (len(parts) == 6 and parts[5] not in ("none", "full")):
+        raise argparse.ArgumentTypeError(
+            "expected MODEL:amp|bf16:MICRO_BATCH[:SEQ[:ACCUM[:none|full]]], got " + s)
+    return (parts[0], parts[1], int(parts[2]), int(parts[3]) if len(parts) >= 4 else 0,
+            int(parts[4]) if len(parts) >= 5 else 1, parts[5] if len(parts) == 6 else "none")
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -381,7 +391,7 @@ def sync(dev):
         torch.cuda.synchronize(dev)
 
 
-def build_model(m, seq, dropout, dev, mode):
+def build_model(m, seq, dropout, dev, mode, recompute="none"):
     if dev.type == "cuda" and hasattr(torch.device, "__enter__"):  # torch >= 2.0: initialise on the GPU
         with dev:
             model = GPT(m, seq, dropout)
@@ -389,6 +399,7 @@ def build_model(m, seq, dropout, dev, mode):
         model = GPT(m, seq, dropout).to(dev)
     if mode == "bf16":
         model = model.to(torch.bfloat16)
+    model.checkpoint = recompute == "full"
     return model
 
 
@@ -400,7 +411,8 @@ def run_config(row, m, args, dev, devmem, deadline):
     t_start = time.perf_counter()
     if cuda:
         row["mem_before_build_alloc"] = torch.cuda.memory_allocated(dev)
-    model = build_model(m, seq, row["dropout"], dev, mode)
+    model = build_model(m, seq, row["dropout"], dev, mode, row["recompute"])
+    accum = row["grad_accum"]
     model.train()
     sync(dev)
     row["params"] = count_params(model)
@@ -420,8 +432,8 @@ def run_config(row, m, args, dev, devmem, deadline):
     fwd_model = torch.compile(model) if args.compile else model
 
     g = torch.Generator(device="cpu").manual_seed(args.seed)
-    data = torch.randint(0, m["vocab"], (mb, seq + 1), generator=g).to(dev)
-    x, y = data[:, :-1].contiguous(), data[:, 1:].contiguous()
+    data = torch.randint(0, m["vocab"], (accum, mb, seq + 1), generator=g).to(dev)
+    xs, ys = data[:, :, :-1].contiguous(), data[:, :, 1:].contiguous()
     if mode == "amp":
         autocast = lambda: torch.autocast(device_type=dev.type, dtype=torch.bfloat16)
     else:
@@ -429,9 +441,11 @@ def run_config(row, m, args, dev, devmem, deadline):
         autocast = contextlib.nullcontext
 
     def step():
-        with autocast():
-            loss = fwd_model(x, y)
-        loss.backward()
+        # Gradient accumulation: `accum` micro-batches forward and backward, then one optimizer step.
+        for i in range(accum):
+            with autocast():
+                loss = fwd_model(xs[i], ys[i]) / accum
+            loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=True)
         return loss
@@ -465,7 +479,7 @@ def run_config(row, m, args, dev, devmem, deadline):
     row["step_median_s"] = round(med, 6)
     row["step_min_s"] = round(min(times), 6)
     row["step_mean_s"] = round(statistics.mean(times), 6)
-    tokens = mb * seq
+    tokens = mb * seq * accum
     row["tokens_per_step"] = tokens
     row["tokens_per_s"] = round(tokens / med, 1)
     L, h = m["layers"], m["hidden"]
@@ -526,7 +540,7 @@ def main():
     if args.list:
         lib = load_models(args.models)
         lib.update(TINY_MODELS)
-        for name, mode, mb, seq in (args.config or default_configs()):
+        for name, mode, mb, seq, *_ in (args.config or default_configs()):
             m = lib[name]
             p, pub = analytic_params(m), m.get("published_params")
             log("%-28s params %14d  published %14s  ratio %s" % (
@@ -637,12 +651,13 @@ def main():
         lib = load_models(args.models)
         lib.update(TINY_MODELS)
         configs = args.config or default_configs()
+    configs = [tuple(c) + (1, "none")[len(c) - 4:] for c in configs]
 
     rates = {}  # mode -> lowest observed model FLOP/s
     overhead_per_param = []  # (build + first-step extra) seconds per parameter
     failed = set()  # (model, mode) that ran out of memory at some micro-batch
     n_ok = 0
-    for name, mode, mb, seq in configs:
+    for name, mode, mb, seq, accum, recompute in configs:
         if name not in lib:
             log("! unknown model %s, skipped" % name)
             continue
@@ -650,10 +665,14 @@ def main():
         seq = seq or m["seq"]
         dropout = args.dropout if args.dropout is not None else (0.1 if m["family"] == "gpt2" else 0.0)
         key = "%s-%s-mb%d-s%d" % (name, mode, mb, seq)
+        if accum > 1:
+            key += "-ga%d" % accum
+        if recompute != "none":
+            key += "-rc" + recompute
         row = {"type": "config", "config": key, "model": name, "family": m["family"], "mode": mode,
                "precision": "bf16", "autocast": mode == "amp", "pure_half": mode == "bf16",
-               "micro_batch": mb, "batch": mb, "grad_accum": 1, "seq": seq, "dp": 1, "tp": 1, "pp": 1,
-               "recompute": "none", "dropout": dropout, "optimizer": "adamw", "compile": args.compile,
+               "micro_batch": mb, "batch": mb * accum, "grad_accum": accum, "seq": seq, "dp": 1, "tp": 1,
+               "pp": 1, "recompute": recompute, "dropout": dropout, "optimizer": "adamw", "compile": args.compile,
                "attention": "sdpa(is_causal)" if HAS_SDPA else "manual"}
         if mode == "amp" and not cuda and not hasattr(torch, "autocast"):
             row.update(status="skipped", reason="no torch.autocast")

@@ -107,7 +107,7 @@ def main():
     ap.add_argument("--memory-csv", default=os.path.join(REPO_ROOT, "data/validation/memory_measurements.csv"))
     ap.add_argument("--gpu", help="Orrery GPU name (data/gpus.json); default: guessed from the header's GPU name")
     ap.add_argument("--prefix", help="id prefix; default own-<gpu>")
-    ap.add_argument("--framework", default="hf", help="framework column (megatron, deepspeed, fsdp, hf, litgpt)")
+    ap.add_argument("--framework", default="pytorch", help="framework column (megatron, deepspeed, fsdp, hf, litgpt, pytorch)")
     ap.add_argument("--include-pure-half", action="store_true",
                     help="write the pure-bf16 rows even when the CSV has no pure_half column")
     ap.add_argument("--dry-run", action="store_true", help="print the rows instead of writing the CSVs")
@@ -124,6 +124,8 @@ def main():
     source = ("Orrery's own measurement: %s %s, PyTorch %s eager%s, scripts/validation/measure_torch_training.py"
               % (header.get("gpu_name"), date, torch_ver, compiled))
     ctx = (header.get("cuda_context") or {}).get("context_bytes")
+    with open(os.path.join(REPO_ROOT, "data/models.json")) as f:
+        models = {m["name"]: m for m in json.load(f)["models"]}
 
     ok = [r for r in rows if r.get("status") == "ok"]
     skipped = len(rows) - len(ok)
@@ -131,6 +133,12 @@ def main():
     for r in ok:
         pure = bool(r.get("pure_half"))
         rid = "%s-%s-%s-mb%d" % (prefix, r["model"], r["mode"], r["micro_batch"])
+        if r["seq"] != models.get(r["model"], {}).get("seq", r["seq"]):
+            rid += "-s%d" % r["seq"]
+        if r.get("grad_accum", 1) > 1:
+            rid += "-ga%d" % r["grad_accum"]
+        if r.get("recompute", "none") != "none":
+            rid += "-rc" + r["recompute"]
         if r["seq"] != 1024 and not r["model"].startswith("openllama"):
             rid += "-s%d" % r["seq"]
 
@@ -145,12 +153,12 @@ def main():
                            r["step_min_s"], r["tokens_per_s"], r["tflops"]))
         t = {"id": rid, "model": r["model"], "seq": r["seq"], "gpu": gpu, "gpus": 1, "gpus_per_node": 1,
              "inter_gb_s": 25, "tp": 1, "pp": 1, "dp": 1, "batch": r["batch"], "micro_batch": r["micro_batch"],
-             "precision": "bf16", "recompute": "none", "sequence_parallel": 0, "zero": 0, "flash_attn": 1,
+             "precision": "bf16", "recompute": r.get("recompute", "none"), "sequence_parallel": 0, "zero": 0, "flash_attn": 1,
              "measured_iteration_s": fmt(r["step_median_s"], 5), "source": source + "; " + common_note,
              "framework": args.framework, "autocast": 1 if r["autocast"] else 0}
         m = {"group": prefix, "model": r["model"], "gpu": gpu, "batch": r["batch"], "micro_batch": r["micro_batch"],
              "seq": r["seq"], "dp": 1, "tp": 1, "pp": 1, "stage": "", "zero": 0, "precision": "bf16",
-             "optimizer": "adamw", "recompute": "none", "flash_attn": 1, "sequence_parallel": 0,
+             "optimizer": "adamw", "recompute": r.get("recompute", "none"), "flash_attn": 1, "sequence_parallel": 0,
              "autocast": 1 if r["autocast"] else 0, "fp32_grads": 0, "full_training": 1, "source": source}
         want = {}
         want["allocated"] = r.get("peak_alloc_bytes")
