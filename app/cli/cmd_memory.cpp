@@ -23,6 +23,7 @@ void registerMemoryCommand(CLI::App& app)
         const workload::ModelSpec model = loadModel(args->model);
         const workload::TrainingConfig config = trainingConfig(*args);
         const estimate::Parallelism par = parallelism(*args);
+        estimate::checkInterleaving(model, config, par);
         const estimate::MemoryMode mode = memoryMode(args->mode);
         const estimate::MemoryBreakdown m = estimate::estimateMemory(model, config, par, mode);
 

@@ -35,6 +35,7 @@ void registerThroughputCommand(CLI::App& app)
         const workload::ModelSpec model = loadModel(args->train.model);
         const workload::TrainingConfig config = trainingConfig(args->train);
         const estimate::Parallelism par = parallelism(args->train);
+        estimate::checkInterleaving(model, config, par);
         if (args->gpusPerNode < 1)
             throw Error("", "--gpus-per-node", fmt::format("expected a positive integer, got {}", args->gpusPerNode));
         if (!(args->networkGBps > 0))

@@ -18,6 +18,10 @@ void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout)
         cmd->add_option("--tp", args.tp, "Tensor-parallel size")->capture_default_str();
         cmd->add_option("--pp", args.pp, "Pipeline-parallel size")->capture_default_str();
     }
+    cmd->add_option(
+           "--virtual-stages", args.virtualStages,
+           "Interleaved 1F1B: layer chunks per pipeline rank (Megatron's virtual pipeline size; 1 = plain 1F1B)")
+        ->capture_default_str();
     cmd->add_option("--zero", args.zero, "ZeRO stage over the data-parallel group: 0, 1, 2 or 3")
         ->capture_default_str();
     cmd->add_option("--recompute", args.recompute, "Activation recomputation: none, selective, full or selective_op")
@@ -79,6 +83,9 @@ workload::TrainingConfig trainingConfig(const EstimateArgs& args)
     c.framework = named("--framework", workload::frameworkFromString, args.framework);
     c.pureHalf = args.pureHalf;
     c.offloadOptimizer = args.offloadOptimizer;
+    if (args.virtualStages < 1)
+        throw Error("", "--virtual-stages", fmt::format("expected a positive integer, got {}", args.virtualStages));
+    c.virtualStages = args.virtualStages;
     if (c.pureHalf && (c.precision == workload::Precision::FP32 || c.autocast))
         throw Error("", "--pure-half", "only meaningful with --precision bf16 or fp16 and without --autocast");
     if (c.fp32Grads && c.precision == workload::Precision::FP32)

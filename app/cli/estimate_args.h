@@ -32,6 +32,7 @@ struct EstimateArgs
     std::string framework = "megatron";
     bool pureHalf = false;
     bool offloadOptimizer = false;
+    int virtualStages = 1;
     std::string mode = "full";
     std::string gpu;
     bool json = false;

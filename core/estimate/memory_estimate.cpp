@@ -40,6 +40,8 @@ void validate(const workload::ModelSpec& model, const workload::TrainingConfig& 
         bad("model", fmt::format("model '{}' has a non-positive dimension", model.name));
     if (par.pp > model.layers)
         bad("pp", fmt::format("pp ({}) exceeds the model's {} layers", par.pp, model.layers));
+    if (config.virtualStages < 1)
+        bad("virtual_stages", fmt::format("expected a positive integer, got {}", config.virtualStages));
 }
 
 MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload::TrainingConfig& config,
@@ -62,8 +64,12 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
     const bool sp = config.sequenceParallel && t > 1;
     const double spDiv = sp ? t : 1;
 
-    // 1F1B (Narayanan et al. 2021, sec. 2.2.1): stage i keeps p - i micro-batches in flight.
-    const double inFlight = std::min(p - stage, shape.microBatches);
+    // 1F1B (Narayanan et al. 2021, sec. 2.2.1): stage i keeps p - i micro-batches in flight. The interleaved
+    // schedule's warm-up runs further ahead: the first stage holds (1 + (p - 1) / (p v)) times the
+    // activations of plain 1F1B (Korthikanti et al. 2022, sec. 4.2.3); later stages scale alike.
+    const int v = effectiveVirtualStages(model, config, p, shape.microBatches);
+    const double interleave = v > 1 ? 1 + double(p - 1) / (double(p) * v) : 1.0;
+    const double inFlight = std::min(double(p - stage), double(shape.microBatches)) * interleave;
     double activations =
         inFlight * layersOnStage(model.layers, p, stage) * layerActivationBytes(model, config, s, b, t);
     if (config.recompute == workload::Recompute::Full) {
@@ -122,6 +128,11 @@ MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload:
             worst = m;
     }
     return worst;
+}
+
+void checkInterleaving(const workload::ModelSpec& model, const workload::TrainingConfig& config, const Parallelism& par)
+{
+    detail::checkVirtualStages(model, config, par.pp, detail::batchShape(model, config, par.dp).microBatches);
 }
 
 MemoryBreakdown estimateStageMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,

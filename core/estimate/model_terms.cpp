@@ -1,5 +1,9 @@
 #include "estimate/model_terms.h"
 
+#include "io/error.h"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -105,6 +109,37 @@ double layerParamsPerGpu(const workload::ModelSpec& model, int tp)
     const double sharded = shardedLayerParams(model);
     const double replicated = double(model.paramsPerLayer()) - sharded;
     return sharded / tp + replicated;
+}
+
+void checkVirtualStages(const workload::ModelSpec& model, const workload::TrainingConfig& config, int pp,
+                        int microBatches)
+{
+    const int v = config.virtualStages;
+    const auto bad = [](const std::string& what) { throw Error("", "virtual_stages", what); };
+    if (v < 1)
+        bad(fmt::format("expected a positive integer, got {}", v));
+    if (v == 1)
+        return;
+    if (pp < 2)
+        bad(fmt::format("{} virtual stages need a pipeline (pp >= 2, got {})", v, pp));
+    if (model.layers % (pp * v) != 0)
+        bad(fmt::format("the model's {} layers do not split into pp x virtual stages = {} x {} equal chunks",
+                        model.layers, pp, v));
+    if (microBatches % pp != 0)
+        bad(fmt::format("the interleaved schedule needs a number of micro-batches divisible by pp = {} (got {})", pp,
+                        microBatches));
+}
+
+bool canInterleave(const workload::ModelSpec& model, const workload::TrainingConfig& config, int pp, int microBatches)
+{
+    const int v = config.virtualStages;
+    return v == 1 || (v > 1 && pp >= 2 && model.layers % (pp * v) == 0 && microBatches % pp == 0);
+}
+
+int effectiveVirtualStages(const workload::ModelSpec& model, const workload::TrainingConfig& config, int pp,
+                           int microBatches)
+{
+    return canInterleave(model, config, pp, microBatches) ? config.virtualStages : 1;
 }
 
 bool hasDropout(const workload::ModelSpec& model)

@@ -41,6 +41,23 @@ double layerParamsPerGpu(const workload::ModelSpec& model, int tp);
 /** Whether a model family trains with dropout (GPT-2/BERT/GPT-3/ViT style; LLaMA style and MPT have none). */
 bool hasDropout(const workload::ModelSpec& model);
 
+/**
+ * Interleaved 1F1B's preconditions (Megatron's): a pipeline (pp >= 2), layers that split evenly into
+ * pp x v chunks, and a number of micro-batches that is a multiple of pp. Throws orrery::Error naming
+ * `virtual_stages` otherwise; v = 1 always passes.
+ */
+void checkVirtualStages(const workload::ModelSpec& model, const workload::TrainingConfig& config, int pp,
+                        int microBatches);
+/** Whether checkVirtualStages() would pass. */
+bool canInterleave(const workload::ModelSpec& model, const workload::TrainingConfig& config, int pp, int microBatches);
+/**
+ * The virtual stages a layout runs: the config's when it can interleave, else 1. A job that asks for
+ * interleaving keeps every layout open to the planners (one without a pipeline, or whose layers or
+ * micro-batches do not divide, runs plain 1F1B); the CLI, given one explicit layout, refuses instead.
+ */
+int effectiveVirtualStages(const workload::ModelSpec& model, const workload::TrainingConfig& config, int pp,
+                           int microBatches);
+
 /** Layers on pipeline stage `stage` of `pp` (the first l mod p stages get one more). */
 int layersOnStage(int layers, int pp, int stage);
 

@@ -127,6 +127,15 @@ MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload:
 MemoryBreakdown estimateStageMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                     const Parallelism& par, int stage);
 
+/**
+ * Throws orrery::Error (field `virtual_stages`) when the config's interleaved schedule cannot run on `par`:
+ * Megatron's preconditions (pp >= 2, layers divisible by pp x v, micro-batches divisible by pp). The
+ * estimators themselves fall back to plain 1F1B on such a layout (docs/models/throughput.md); a front end
+ * given one explicit layout calls this to refuse it instead.
+ */
+void checkInterleaving(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                       const Parallelism& par);
+
 /** As below, with 8 GPUs per node (the data-parallel group crosses nodes when dp * tp > 8). */
 ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                       const Parallelism& par, const hardware::GpuType& gpu,

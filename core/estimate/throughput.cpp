@@ -78,8 +78,11 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         throw Error("", "parallelism", fmt::format("invalid layout dp={} tp={} pp={}", par.dp, par.tp, par.pp));
     if (config.globalBatch < 1)
         throw Error("", "batch", fmt::format("the global batch must be >= 1 (got {})", config.globalBatch));
+    if (config.virtualStages < 1)
+        throw Error("", "virtual_stages", fmt::format("expected a positive integer, got {}", config.virtualStages));
     const int t = par.tp, d = par.dp, p = par.pp;
     const BatchShape shape = batchShape(model, config, d);
+    const int virtualStages = effectiveVirtualStages(model, config, p, shape.microBatches);
     const double s = shape.seq, b = shape.microBatch;
     const double tokens = s * b;
     const double e = elementBytes(config.precision);
@@ -120,8 +123,10 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         const hardware::Link tpLink = tpCrossesNodes ? dataParallelLink(interNode, intra, 1, t, gpusPerNode) : intra;
         const double tpS = layers * (full ? 6 : 4) * ringAllReduceS(e * tokens * model.hidden, t, tpLink);
         // Pipeline: activation forward, its gradient backward; split t ways by the scatter/gather optimisation.
+        // Interleaving sends each micro-batch across every rank v times (Narayanan et al. 2021, sec. 2.2.2).
         const double p2pS =
-            p > 1 ? 2 * transferS(e * tokens * model.hidden / t, ppCrossesNodes ? interNode : intra) : 0.0;
+            p > 1 ? 2 * virtualStages * transferS(e * tokens * model.hidden / t, ppCrossesNodes ? interNode : intra)
+                  : 0.0;
         slowestMicroBatchS = std::max(slowestMicroBatchS, compute + tpS + p2pS);
         slowestBackwardS = std::max(slowestBackwardS, backward);
 
@@ -161,8 +166,10 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         peakSum += peakFlops(gpu, config.precision);
     }
     // 1F1B: (m + p - 1) micro-batch slots at the pace of the slowest stage; the bubble is (p-1)/(m+p-1).
-    // With p = 1 this is gradient accumulation: m micro-batches one after the other.
-    const double pipelineS = (shape.microBatches + p - 1) * (slowestMicroBatchS + slowestZero3ExposedS);
+    // With p = 1 this is gradient accumulation: m micro-batches one after the other. Interleaved 1F1B with v
+    // chunks per rank shrinks the bubble to (p - 1) / v slots (Narayanan et al. 2021, sec. 2.2.2).
+    const double bubbleSlots = double(p - 1) / virtualStages;
+    const double pipelineS = (shape.microBatches + bubbleSlots) * (slowestMicroBatchS + slowestZero3ExposedS);
 
     ThroughputEstimate out;
     // ZeRO-3 / FSDP gathers each layer's weights ahead of use and reduce-scatters its gradients during

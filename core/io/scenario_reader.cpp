@@ -215,11 +215,11 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
     if (job.deadlineS && *job.deadlineS <= job.arrivalS)
         o.fail("deadline_s", fmt::format("deadline {} is not after the arrival {}", *job.deadlineS, job.arrivalS));
     readSlo(o, job);
-    o.allow({"model",        "batch",      "micro_batch", "seq",           "precision",
-             "optimizer",    "recompute",  "zero",        "flash_attn",    "sequence_parallel",
-             "autocast",     "fp32_grads", "framework",   "pure_half",     "offload_optimizer",
-             "gpus",         "gpu_type",   "duration_s",  "reference_gpu", "job_type",
-             "scale_factor", "iterations", "arch"});
+    o.allow({"model",          "batch",        "micro_batch", "seq",        "precision",
+             "optimizer",      "recompute",    "zero",        "flash_attn", "sequence_parallel",
+             "autocast",       "fp32_grads",   "framework",   "pure_half",  "offload_optimizer",
+             "virtual_stages", "gpus",         "gpu_type",    "duration_s", "reference_gpu",
+             "job_type",       "scale_factor", "iterations",  "arch"});
 
     const bool serverless = o.has("model");
     const bool fixed = o.has("gpus");
@@ -259,6 +259,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         if (c.pureHalf && (c.precision == Precision::FP32 || c.autocast))
             o.fail("pure_half", "only meaningful with \"precision\": \"bf16\" or \"fp16\" and no autocast");
         c.offloadOptimizer = o.boolean("offload_optimizer", false);
+        c.virtualStages = static_cast<int>(o.integer("virtual_stages", 1, 1, limits::kMaxInt));
         job.iterations = o.positiveNumber("iterations");
         for (const char* k : {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor", "arch"})
             if (o.has(k))
@@ -287,9 +288,9 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
             job.iterations = o.positiveNumber("iterations");
         }
         job.arch = o.string("arch", "");
-        for (const char* k :
-             {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero", "flash_attn",
-              "sequence_parallel", "autocast", "fp32_grads", "framework", "pure_half", "offload_optimizer"})
+        for (const char* k : {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
+                              "flash_attn", "sequence_parallel", "autocast", "fp32_grads", "framework", "pure_half",
+                              "offload_optimizer", "virtual_stages"})
             if (o.has(k))
                 o.fail(k, "only serverless jobs (with \"model\") take this field");
     }

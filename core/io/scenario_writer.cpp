@@ -146,6 +146,8 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("slo_class", job.sloClass);
     if (!job.user.empty())
         member("user", job.user);
+    if (serverless && c.virtualStages > 1)
+        member("virtual_stages", c.virtualStages);
     if (serverless && c.zeroStage)
         member("zero", c.zeroStage);
 }

@@ -57,13 +57,18 @@ struct TrainingConfig
     bool pureHalf = false;
     /** Optimizer states (and the fp32 master weights) live in host memory and step on the CPU (ZeRO-Offload). */
     bool offloadOptimizer = false;
+    /**
+     * Interleaved 1F1B (Narayanan et al. 2021, sec. 2.2.2): each pipeline rank holds this many chunks of
+     * layers (Megatron's virtual pipeline size); 1 is the plain 1F1B schedule.
+     */
+    int virtualStages = 1;
 
     bool operator==(const TrainingConfig&) const = default;
     /** Every field, for ordering and keying caches by the whole configuration: add new fields here too. */
     auto fields() const
     {
         return std::tie(globalBatch, microBatch, seq, precision, optimizer, recompute, zeroStage, flashAttention,
-                        sequenceParallel, autocast, fp32Grads, framework, pureHalf, offloadOptimizer);
+                        sequenceParallel, autocast, fp32Grads, framework, pureHalf, offloadOptimizer, virtualStages);
     }
     bool operator<(const TrainingConfig& o) const { return fields() < o.fields(); }
 };
