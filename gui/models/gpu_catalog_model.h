@@ -14,6 +14,7 @@ public:
     enum Column {
         Name,
         Display,
+        Curves, // early: a calibrated type should show without scrolling the narrow dock
         Vendor,
         MemoryGiB,
         Fp16Tflops,
@@ -21,7 +22,6 @@ public:
         BandwidthGBps,
         Link,
         UsdPerHour,
-        Curves,
         ColumnCount
     };
     static constexpr int IsCustomRole = Qt::UserRole + 1;
