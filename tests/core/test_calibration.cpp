@@ -158,6 +158,23 @@ private slots:
         QCOMPARE(c.type.curves->gemmEfficiency, recorded.type.curves->gemmEfficiency);
     }
 
+    void recordedH100ProfileRefits()
+    {
+        // The H100 SXM profile of the same day: matched to the catalog by its CUDA name, and its stored fit and
+        // curves are what fitting its measurements again gives.
+        const profile::Calibration recorded =
+            profile::loadCalibration(test::sourcePath("data/calibration/h100-sxm-2026-11-26.json"));
+        QCOMPARE(recorded.measurements.device.name, std::string("NVIDIA H100 80GB HBM3"));
+        QCOMPARE(profile::matchCatalogType(recorded.measurements.device, hardware::GpuCatalog::builtin()),
+                 std::string("h100-sxm"));
+        const profile::Calibration c =
+            profile::calibrate(recorded.measurements, hardware::GpuCatalog::builtin(), recorded.catalogType);
+        QCOMPARE(c.type.curves->gemmEfficiency, recorded.type.curves->gemmEfficiency);
+        QCOMPARE(c.type.curves->misalignedGemmEfficiency, recorded.type.curves->misalignedGemmEfficiency);
+        QVERIFY(c.fit("bf16")->medianError < 0.07);
+        QVERIFY(c.bandwidthGBps > 2800 && c.bandwidthGBps < 3350);
+    }
+
     void calibrationFileRoundTripsAndRefusesGarbage()
     {
         const profile::Calibration c =
