@@ -3,6 +3,9 @@
 // there it reports why it cannot profile instead of failing to start.
 #include "profile/device_probe.h"
 
+#include "profile/cuda_blas.cuh"
+#include "profile/gemm_grid.h"
+
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -27,103 +30,9 @@ namespace orrery::profile {
 
 namespace {
 
-[[noreturn]] void fail(const char* call, const std::string& why)
-{
-    throw std::runtime_error(std::string("CUDA profiler: ") + call + " failed: " + why);
-}
-
-void check(cudaError_t e, const char* call)
-{
-    if (e != cudaSuccess)
-        fail(call, cudaGetErrorString(e));
-}
-#define ORRERY_CUDA(call) check((call), #call)
-
-// cuBLAS and cuBLASLt, opened with dlopen: the entry points this profiler calls.
-struct Blas
-{
-    void* lib = nullptr;
-    void* lt = nullptr;
-    decltype(&cublasCreate_v2) create = nullptr;
-    decltype(&cublasDestroy_v2) destroy = nullptr;
-    decltype(&cublasSetStream_v2) setStream = nullptr;
-    // cublas_api.h overloads cublasGemmEx for C++ (a cudaDataType compute type): name the C entry point.
-    using GemmEx = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
-                                      const void*, cudaDataType, int, const void*, cudaDataType, int, const void*,
-                                      void*, cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
-    GemmEx gemmEx = nullptr;
-    decltype(&cublasLtCreate) ltCreate = nullptr;
-    decltype(&cublasLtDestroy) ltDestroy = nullptr;
-    decltype(&cublasLtMatmulDescCreate) descCreate = nullptr;
-    decltype(&cublasLtMatmulDescDestroy) descDestroy = nullptr;
-    decltype(&cublasLtMatmulDescSetAttribute) descSet = nullptr;
-    decltype(&cublasLtMatrixLayoutCreate) layoutCreate = nullptr;
-    decltype(&cublasLtMatrixLayoutDestroy) layoutDestroy = nullptr;
-    decltype(&cublasLtMatmulPreferenceCreate) prefCreate = nullptr;
-    decltype(&cublasLtMatmulPreferenceDestroy) prefDestroy = nullptr;
-    decltype(&cublasLtMatmulPreferenceSetAttribute) prefSet = nullptr;
-    decltype(&cublasLtMatmulAlgoGetHeuristic) heuristic = nullptr;
-    decltype(&cublasLtMatmul) matmul = nullptr;
-
-    ~Blas()
-    {
-        if (lt)
-            dlclose(lt);
-        if (lib)
-            dlclose(lib);
-    }
-};
-
-void* openFirst(std::initializer_list<const char*> names, std::string& tried)
-{
-    for (const char* n : names) {
-        if (void* h = dlopen(n, RTLD_NOW | RTLD_LOCAL))
-            return h;
-        tried += std::string(tried.empty() ? "" : ", ") + n;
-    }
-    return nullptr;
-}
-
-template <typename F> void bind(void* lib, const char* symbol, F& fn)
-{
-    fn = reinterpret_cast<F>(dlsym(lib, symbol));
-    if (!fn)
-        fail("dlsym", std::string("cuBLAS has no ") + symbol);
-}
-
-void openBlas(Blas& b)
-{
-    std::string tried;
-    b.lib =
-        openFirst({"libcublas.so.13", "libcublas.so.12", "libcublas.so", "/usr/local/cuda/lib64/libcublas.so"}, tried);
-    b.lt = openFirst(
-        {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so", "/usr/local/cuda/lib64/libcublasLt.so"}, tried);
-    if (!b.lib || !b.lt)
-        fail("dlopen", "cuBLAS not found (tried " + tried +
-                           "); install the CUDA toolkit's cuBLAS or add its folder to LD_LIBRARY_PATH");
-    bind(b.lib, "cublasCreate_v2", b.create);
-    bind(b.lib, "cublasDestroy_v2", b.destroy);
-    bind(b.lib, "cublasSetStream_v2", b.setStream);
-    bind(b.lib, "cublasGemmEx", b.gemmEx);
-    bind(b.lt, "cublasLtCreate", b.ltCreate);
-    bind(b.lt, "cublasLtDestroy", b.ltDestroy);
-    bind(b.lt, "cublasLtMatmulDescCreate", b.descCreate);
-    bind(b.lt, "cublasLtMatmulDescDestroy", b.descDestroy);
-    bind(b.lt, "cublasLtMatmulDescSetAttribute", b.descSet);
-    bind(b.lt, "cublasLtMatrixLayoutCreate", b.layoutCreate);
-    bind(b.lt, "cublasLtMatrixLayoutDestroy", b.layoutDestroy);
-    bind(b.lt, "cublasLtMatmulPreferenceCreate", b.prefCreate);
-    bind(b.lt, "cublasLtMatmulPreferenceDestroy", b.prefDestroy);
-    bind(b.lt, "cublasLtMatmulPreferenceSetAttribute", b.prefSet);
-    bind(b.lt, "cublasLtMatmulAlgoGetHeuristic", b.heuristic);
-    bind(b.lt, "cublasLtMatmul", b.matmul);
-}
-
-void checkBlas(cublasStatus_t s, const char* call)
-{
-    if (s != CUBLAS_STATUS_SUCCESS)
-        fail(call, "cuBLAS status " + std::to_string(int(s)));
-}
+using namespace gpu;
+using detail::gemmGrid;
+using detail::Shape;
 
 // Deterministic values in [-1, 1): random-looking data keeps the tensor cores at the power they draw in
 // training (all-zero operands run measurably faster).
@@ -225,71 +134,6 @@ double timeBatch(cudaStream_t stream, Events& ev, Launch launch, double targetS,
 int gridFor(std::size_t n, int sms)
 {
     return int(std::max<std::size_t>(1, std::min<std::size_t>((n + 255) / 256, std::size_t(sms) * 16)));
-}
-
-struct Shape
-{
-    const char* precision;
-    double m, n, k;
-};
-
-std::vector<Shape> gemmGrid(bool quick, bool fp8)
-{
-    std::vector<Shape> g;
-    const auto squares = [&](const char* p, std::initializer_list<double> sizes) {
-        for (double s : sizes)
-            g.push_back({p, s, s, s});
-    };
-    // The four GEMMs of a transformer layer at t tokens and hidden size h (QKV, projection, MLP up, down).
-    const auto layer = [&](const char* p, double t, double h) {
-        g.push_back({p, t, 3 * h, h});
-        g.push_back({p, t, h, h});
-        g.push_back({p, t, 4 * h, h});
-        g.push_back({p, t, h, 4 * h});
-    };
-    if (quick) {
-        // Up to 16384^3 (about 12 ms each): the clocks a long GEMM settles at are the ones training sees.
-        squares("bf16", {512, 1024, 2048, 4096, 8192, 16384});
-        layer("bf16", 4096, 1024);
-        layer("bf16", 4096, 4096);
-        for (double k : {32.0, 128.0, 512.0})
-            g.push_back({"bf16", 4096, 4096, k});
-        // Off the 16-byte alignment (GPT-2's vocabulary): the fallback kernels' rate.
-        g.push_back({"bf16", 8192, 50257, 768});
-        g.push_back({"bf16", 8192, 768, 50257});
-        squares("fp16", {4096, 8192});
-        squares("tf32", {4096, 8192});
-        squares("fp32", {4096});
-        if (fp8)
-            squares("fp8", {4096, 8192});
-        return g;
-    }
-    squares("bf16", {256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384});
-    for (double t : {1024.0, 4096.0, 16384.0})
-        for (double h : {768.0, 2048.0, 4096.0, 8192.0})
-            layer("bf16", t, h);
-    for (double k : {16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0})
-        g.push_back({"bf16", 8192, 8192, k});
-    for (double m : {16.0, 64.0, 128.0, 256.0, 512.0})
-        g.push_back({"bf16", m, 8192, 8192});
-    // Off the 16-byte alignment: GPT-2's vocabulary in the three logits GEMMs, and odd sizes.
-    for (double t : {4096.0, 16384.0}) {
-        g.push_back({"bf16", t, 50257, 768});
-        g.push_back({"bf16", t, 768, 50257});
-        g.push_back({"bf16", 50257, 768, t});
-    }
-    g.push_back({"bf16", 8191, 8192, 8192});
-    g.push_back({"bf16", 8192, 8192, 8190});
-    squares("fp16", {1024, 2048, 4096, 8192, 16384});
-    layer("fp16", 4096, 4096);
-    squares("tf32", {1024, 2048, 4096, 8192});
-    squares("fp32", {1024, 2048, 4096, 8192});
-    if (fp8) {
-        squares("fp8", {1024, 2048, 4096, 8192, 16384});
-        layer("fp8", 4096, 4096);
-        layer("fp8", 16384, 8192);
-    }
-    return g;
 }
 
 std::string driverVersion()
