@@ -73,6 +73,12 @@ KernelRates kernelRates(const hardware::GpuType& gpu, Precision precision)
     return r;
 }
 
+bool tensorCoreAligned(double m, double n, double k, double elementBytes)
+{
+    const double align = 16 / elementBytes;
+    return elementBytes >= 4 || (std::fmod(m, align) == 0 && std::fmod(n, align) == 0 && std::fmod(k, align) == 0);
+}
+
 double gemmS(const KernelRates& r, double m, double n, double k, double batch, bool padsShapes)
 {
     if (m <= 0 || n <= 0 || k <= 0 || batch <= 0)
@@ -82,12 +88,7 @@ double gemmS(const KernelRates& r, double m, double n, double k, double batch, b
     const double tiles = std::max(1.0, m / r.tile) * std::max(1.0, n / r.tile) * batch;
     const double fill = tiles / (tiles + 0.25 * r.waveTiles);
     const double depth = k / (k + r.halfK);
-    // Tensor-core kernels load 16-byte vectors: a dimension that is not a multiple of 16 bytes of elements
-    // sends the whole GEMM to slower fallback kernels. fp32 SGEMM runs on the CUDA cores, which have no such
-    // requirement.
-    const double align = 16 / r.elementBytes;
-    const bool aligned = padsShapes || r.elementBytes >= 4 ||
-                         (std::fmod(m, align) == 0 && std::fmod(n, align) == 0 && std::fmod(k, align) == 0);
+    const bool aligned = padsShapes || tensorCoreAligned(m, n, k, r.elementBytes);
     const double compute = 2 * m * n * k * batch / (r.gemmFlops * fill * depth * (aligned ? 1.0 : r.misaligned));
     const double memory = r.elementBytes * (m * k + k * n + m * n) * batch / r.bytesPerS;
     return std::max(compute, memory) + r.launchGapS;

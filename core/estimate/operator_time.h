@@ -53,6 +53,13 @@ struct KernelRates
 KernelRates kernelRates(const hardware::GpuType& gpu, workload::Precision precision);
 
 /**
+ * Whether a GEMM runs on the fast tensor-core kernels: every dimension a multiple of 16 bytes of elements
+ * (they load 16-byte vectors; otherwise the library falls back to slower kernels). fp32 SGEMM runs on the
+ * CUDA cores, which have no such requirement.
+ */
+bool tensorCoreAligned(double m, double n, double k, double elementBytes);
+
+/**
  * Seconds of `batch` GEMMs of shape (m x k) . (k x n): saturating efficiency, roofline with a memory floor,
  * slower fallback kernels when a dimension is off the 16-byte alignment unless the kernel pads its tiles
  * (`padsShapes`: attention kernels round the head dimension up, e.g. LLaMA-3B's 100 to 128).

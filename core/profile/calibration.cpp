@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -33,8 +34,7 @@ double elementBytes(const std::string& precision)
 
 bool aligned(const GemmSample& g)
 {
-    const double align = 16 / elementBytes(g.precision);
-    return std::fmod(g.m, align) == 0 && std::fmod(g.n, align) == 0 && std::fmod(g.k, align) == 0;
+    return estimate::detail::tensorCoreAligned(g.m, g.n, g.k, elementBytes(g.precision));
 }
 
 double median(std::vector<double> v)
@@ -502,6 +502,23 @@ Calibration loadCalibration(const std::string& path)
     std::stringstream text;
     text << in.rdbuf();
     return calibrationFromJson(io::parseJson(text.str(), path), path);
+}
+
+std::vector<std::string> calibrationFilesFromEnvironment()
+{
+    std::vector<std::string> files;
+    const char* env = std::getenv("ORRERY_CALIBRATION");
+    std::istringstream list(env ? env : "");
+    for (std::string f; std::getline(list, f, ':');)
+        if (!f.empty())
+            files.push_back(f);
+    return files;
+}
+
+void applyCalibrations(const std::vector<std::string>& files)
+{
+    for (const std::string& file : files)
+        hardware::GpuCatalog::calibrateBuiltin(loadCalibration(file).type);
 }
 
 void saveCalibration(const Calibration& c, const std::string& path)

@@ -77,6 +77,14 @@ GemmFit fitGemm(const std::vector<GemmSample>& samples, const std::string& preci
  */
 Calibration calibrate(const Measurements& m, const hardware::GpuCatalog& catalog, const std::string& asType = {});
 
+/** The files named by $ORRERY_CALIBRATION (colon-separated, empty entries skipped), in order. */
+std::vector<std::string> calibrationFilesFromEnvironment();
+/**
+ * Loads each calibration and puts its type into GpuCatalog::builtin(), in order (a later file replaces an
+ * earlier one of the same type): what `--calibration` does at start-up. Throws orrery::Error naming the file.
+ */
+void applyCalibrations(const std::vector<std::string>& files);
+
 /** The calibration file (docs/models/profiler.md, "The calibration file"). */
 nlohmann::json calibrationToJson(const Calibration& c);
 /** Reads a calibration file's document: the measurements and the type it calibrates. Errors name `file` and the JSON

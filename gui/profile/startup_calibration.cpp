@@ -1,25 +1,26 @@
 #include "profile/startup_calibration.h"
 
-#include "hardware/gpu_catalog.h"
 #include "profile/calibration.h"
-
-#include <QtGlobal>
 
 namespace orrery::gui {
 
 QStringList calibrationFilesFromEnvironment()
 {
-    return qEnvironmentVariable("ORRERY_CALIBRATION").split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    QStringList files;
+    for (const std::string& f : profile::calibrationFilesFromEnvironment())
+        files << QString::fromStdString(f);
+    return files;
 }
 
 QString applyCalibrationFiles(const QStringList& files)
 {
-    for (const QString& file : files) {
-        try {
-            hardware::GpuCatalog::calibrateBuiltin(profile::loadCalibration(file.toStdString()).type);
-        } catch (const std::exception& e) {
-            return QString::fromStdString(e.what());
-        }
+    std::vector<std::string> paths;
+    for (const QString& file : files)
+        paths.push_back(file.toStdString());
+    try {
+        profile::applyCalibrations(paths);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
     }
     return {};
 }
