@@ -7,8 +7,8 @@
 
 #include "io/scenario.h"
 #include "sched/registry.h"
+#include "sim/prepare_scenario.h"
 #include "sim/reference_scaling.h"
-#include "sim/run_policies.h"
 #include "sim/simulator.h"
 
 #include <benchmark/benchmark.h>

@@ -3,7 +3,8 @@
 #include "synthetic_workload.h"
 
 #include "io/scenario.h"
-#include "sim/run_policies.h"
+#include "sched/run_policies.h"
+#include "sim/prepare_scenario.h"
 #include "store/run_store.h"
 #include "store/sqlite.h"
 
@@ -48,7 +49,7 @@ const Prepared& prepared(int jobs)
     if (!p) {
         auto scenario = scenarioOf(jobs);
         auto workload = sim::prepareScenario(scenario);
-        auto run = sim::runPolicies(workload, {"fifo"}, 1).front();
+        auto run = sched::runPolicies(workload, {"fifo"}, 1).front();
         p = std::make_unique<Prepared>(Prepared{std::move(scenario), std::move(workload), std::move(run)});
     }
     return *p;
@@ -84,7 +85,7 @@ void BM_Simulate(benchmark::State& state, const std::string& policy)
 {
     const auto& p = prepared(static_cast<int>(state.range(0)));
     for (auto _ : state) {
-        auto runs = sim::runPolicies(p.workload, {policy}, 1);
+        auto runs = sched::runPolicies(p.workload, {policy}, 1);
         benchmark::DoNotOptimize(runs);
     }
     setCounters(state, p.fifo);
@@ -122,7 +123,7 @@ void BM_SimulateFifoStoringIncrementally(benchmark::State& state)
         store::RunStore db(path);
         auto writer = db.beginRun(info);
         auto last = std::chrono::steady_clock::now();
-        auto runs = sim::runPolicies(p.workload, {"fifo"}, 1, 1, {}, [&](std::size_t, const sim::RunResult& r) {
+        auto runs = sched::runPolicies(p.workload, {"fifo"}, 1, 1, {}, [&](std::size_t, const sim::RunResult& r) {
             const auto now = std::chrono::steady_clock::now();
             if (now - last >= std::chrono::milliseconds(250)) {
                 writer.sync(r);
@@ -140,7 +141,7 @@ const sim::RunResult& bigRun(const std::string& policy)
     static std::map<std::string, sim::RunResult> runs;
     auto it = runs.find(policy);
     if (it == runs.end())
-        it = runs.emplace(policy, sim::runPolicies(bench::syntheticWorkload(), {policy}, 0).front()).first;
+        it = runs.emplace(policy, sched::runPolicies(bench::syntheticWorkload(), {policy}, 0).front()).first;
     return it->second;
 }
 
@@ -160,7 +161,7 @@ void BM_SimulateBig(benchmark::State& state, const std::string& policy)
 {
     const auto& w = bench::syntheticWorkload();
     for (auto _ : state) {
-        auto runs = sim::runPolicies(w, {policy}, 0);
+        auto runs = sched::runPolicies(w, {policy}, 0);
         benchmark::DoNotOptimize(runs);
     }
     setCounters(state, bigRun(policy));

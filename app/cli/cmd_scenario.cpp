@@ -4,7 +4,7 @@
 #include "io/json_reader.h"
 #include "io/scenario.h"
 #include "sched/registry.h"
-#include "sim/run_policies.h"
+#include "sim/prepare_scenario.h"
 #include "util/text.h"
 
 #include <fmt/format.h>

@@ -6,7 +6,8 @@
 #include "io/scenario.h"
 #include "metrics/metrics.h"
 #include "sched/registry.h"
-#include "sim/run_policies.h"
+#include "sched/run_policies.h"
+#include "sim/prepare_scenario.h"
 #include "store/run_store.h"
 
 #include <fmt/format.h>
@@ -246,11 +247,11 @@ void runSimulate(const SimulateArgs& args)
         std::fflush(stderr);
     };
     std::vector<sim::RunResult> runs;
-    sim::IndexedPartialResultFn onPartial;
+    sched::IndexedPartialResultFn onPartial;
     if (recorder)
         onPartial = [&recorder](std::size_t i, const sim::RunResult& r) { recorder->partial(i, r); };
     try {
-        runs = sim::runPolicies(workload, policies, seed, args.threads, progress, onPartial);
+        runs = sched::runPolicies(workload, policies, seed, args.threads, progress, onPartial);
     } catch (const std::exception& e) {
         std::signal(SIGINT, previous);
         if (bar)

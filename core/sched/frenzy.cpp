@@ -1,5 +1,6 @@
+#include "estimate/marp_plans.h"
+#include "sched/has_cluster.h"
 #include "sched/has_index.h"
-#include "sched/marp_plans.h"
 #include "sched/registry.h"
 
 #include "io/error.h"
@@ -36,8 +37,8 @@ public:
             const workload::ModelSpec* model = w.source().model(job);
             if (!model)
                 throw Error(fmt::format("policy \"{}\": no model for serverless job \"{}\"", name(), job.id));
-            for (const MarpPlan& p : frenzyPolicyPlans(*model, job.config, w.cluster()))
-                m_plans[i].push_back(p.has);
+            for (const estimate::MarpPlan& p : estimate::frenzyPolicyPlans(*model, job.config, w.cluster()))
+                m_plans[i].push_back(p.demand);
             if (m_plans[i].empty())
                 throw Error(fmt::format("policy \"{}\": job \"{}\" fits no GPU of the cluster (MARP_INFEASIBLE)",
                                         name(), job.id));

@@ -3,7 +3,7 @@
 #include "sched/fifo_queue.h"
 #include "sched/gavel_fifo_allocation.h"
 #include "sched/gavel_rounds.h"
-#include "sched/policy.h"
+#include "sim/policy.h"
 
 #include <optional>
 
@@ -14,7 +14,7 @@ namespace orrery::sched {
  * the subclass, or, under gavel_compat, Gavel's FIFO allocation run through
  * Gavel's round mechanism (heterogeneity-aware or not, as `perf` says).
  */
-class GavelCompatFifo : public Policy
+class GavelCompatFifo : public sim::Policy
 {
 public:
     explicit GavelCompatFifo(bool perf) : m_perf(perf), m_allocation(perf) {}

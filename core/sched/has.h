@@ -1,5 +1,7 @@
 #pragma once
 
+#include "estimate/marp_plans.h"
+
 #include <optional>
 #include <span>
 #include <vector>
@@ -15,11 +17,8 @@ struct HasNode
 };
 
 /** One MARP plan as HAS needs it: `gpus` GPUs, each with more than `requiredGiB` of memory. */
-struct HasPlan
-{
-    int gpus = 0;
-    double requiredGiB = 0;
-};
+using HasPlan = estimate::GpuDemand;
+using estimate::gpuFits;
 
 /**
  * Which nodes Algorithm 1's line 15 admits (docs/models/frenzy.md):
@@ -51,15 +50,6 @@ struct HasPlacement
     int gpus() const;
     bool operator==(const HasPlacement&) const = default;
 };
-
-/**
- * Memory test shared by plan retrieval and node selection. Strict, like MARP's feasibility test
- * `M(d,t) < capacity`: a GPU with exactly the required memory has no headroom at all.
- */
-inline bool gpuFits(double gpuMemoryGiB, double requiredGiB)
-{
-    return gpuMemoryGiB > requiredGiB;
-}
 
 /**
  * Frenzy's Algorithm 1 for one job, as a pure function written the way the paper reads.

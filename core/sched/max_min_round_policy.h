@@ -1,7 +1,7 @@
 #pragma once
 
 #include "sched/gavel_rounds.h"
-#include "sched/policy.h"
+#include "sim/policy.h"
 
 #include <memory>
 
@@ -13,14 +13,14 @@ namespace orrery::sched {
  * `shuffleTypes` is Gavel's per-round type shuffle, used by the policies
  * without "Perf"; gavel_compat adds the 1,920 s reset interval and quirks.
  */
-class MaxMinRoundPolicy : public Policy
+class MaxMinRoundPolicy : public sim::Policy
 {
 public:
     MaxMinRoundPolicy(bool shuffleTypes, GavelRounds::AllocateFn allocate)
         : m_shuffleTypes(shuffleTypes), m_allocate(std::move(allocate))
     {}
 
-    double roundS(const io::ScenarioOptions& options) const override { return options.roundS; }
+    double roundS(const sim::PolicyOptions& options) const override { return options.roundS; }
     void onArrival(const sim::View& view, int j) override { rounds(view).onArrival(view, j); }
     void onCompletion(const sim::View& view, int j) override { rounds(view).onCompletion(view, j); }
     void schedule(sim::Decision& decision) override { rounds(decision.view()).schedule(decision); }

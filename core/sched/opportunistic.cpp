@@ -1,4 +1,5 @@
-#include "sched/marp_plans.h"
+#include "estimate/marp_plans.h"
+#include "sched/has.h"
 #include "sched/registry.h"
 
 #include "io/error.h"
@@ -33,7 +34,7 @@ public:
         if (m_requests.empty()) {
             m_requests.resize(static_cast<std::size_t>(view.jobCount()));
             for (int t = 0; t < w.typeCount(); ++t)
-                m_capacities.push_back(hasCapacityGiB(w.type(t)));
+                m_capacities.push_back(estimate::marpCapacityGiB(w.type(t)));
             m_sortedCapacities = m_capacities;
             std::sort(m_sortedCapacities.begin(), m_sortedCapacities.end());
         }
@@ -43,12 +44,13 @@ public:
             const workload::ModelSpec* model = w.source().model(job);
             if (!model)
                 throw Error(fmt::format("policy \"{}\": no model for serverless job \"{}\"", name(), job.id));
-            const auto plans = frenzyPolicyPlans(*model, job.config, w.cluster());
+            const auto plans = estimate::frenzyPolicyPlans(*model, job.config, w.cluster());
             for (double cap : m_sortedCapacities) {
-                const auto it = std::find_if(plans.begin(), plans.end(),
-                                             [cap](const MarpPlan& p) { return gpuFits(cap, p.has.requiredGiB); });
+                const auto it = std::find_if(plans.begin(), plans.end(), [cap](const estimate::MarpPlan& p) {
+                    return gpuFits(cap, p.demand.requiredGiB);
+                });
                 if (it != plans.end()) {
-                    r.plan = it->has;
+                    r.plan = it->demand;
                     break;
                 }
             }

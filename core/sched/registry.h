@@ -1,7 +1,7 @@
 #pragma once
 
-#include "sched/policy.h"
 #include "sched/policy_params.h"
+#include "sim/policy.h"
 
 #include <functional>
 #include <memory>
@@ -9,6 +9,9 @@
 #include <vector>
 
 namespace orrery::sched {
+
+// The interface lives beside View and Decision in core/sim; every policy here implements it.
+using sim::Policy;
 
 /** What a policy is, for tests, docs and the GUI, instead of lists of names. */
 struct PolicyTraits

@@ -4,6 +4,19 @@
 
 namespace orrery::sim::detail {
 
+io::ScenarioOptions withOverrides(io::ScenarioOptions options, const Policy::Overrides& overrides)
+{
+    if (overrides.roundS)
+        options.roundS = *overrides.roundS;
+    if (overrides.restartPenaltyS)
+        options.restartPenaltyS = *overrides.restartPenaltyS;
+    if (overrides.restartModel)
+        options.restartModel = *overrides.restartModel;
+    if (overrides.loadTimeS)
+        options.loadTimeS = *overrides.loadTimeS;
+    return options;
+}
+
 void Engine::advance(int j)
 {
     const auto i = static_cast<std::size_t>(j);

@@ -4,8 +4,8 @@
 // allocations, intervals and utilisation (engine.cpp), and what policies see of it (view.cpp).
 
 #include "io/error.h"
-#include "sched/policy.h"
 #include "sim/estimate_error.h"
+#include "sim/policy.h"
 #include "sim/simulator.h"
 #include "sim/view.h"
 
@@ -32,6 +32,9 @@ struct Event
     std::uint32_t version;
 };
 
+/** The scenario's options with a policy's parameter overrides applied: what its run simulates under. */
+io::ScenarioOptions withOverrides(io::ScenarioOptions options, const Policy::Overrides& overrides);
+
 struct EventLater
 {
     bool operator()(const Event& a, const Event& b) const
@@ -47,10 +50,11 @@ struct EventLater
 class Engine
 {
 public:
-    Engine(const PreparedWorkload& w, sched::Policy& policy, std::uint64_t seed, const util::Progress& progress,
+    Engine(const PreparedWorkload& w, Policy& policy, std::uint64_t seed, const util::Progress& progress,
            const PartialResultFn& onPartial)
         : w(w), policy(policy), seed(seed), policyName(policy.label()), progress(progress), onPartial(onPartial),
-          opt(policy.effectiveOptions(w.options())), state(w), view(*this), decision(*this)
+          opt(withOverrides(w.options(), policy.overrides())), policyOptions{opt.roundS, opt.gavelCompat}, state(w),
+          view(*this), decision(*this)
     {
         const auto n = static_cast<std::size_t>(w.jobCount());
         status.assign(n, JobStatus::Future);
@@ -153,12 +157,13 @@ public:
     }
 
     const PreparedWorkload& w;
-    sched::Policy& policy;
+    Policy& policy;
     std::uint64_t seed;
     std::string policyName;
     const util::Progress& progress;
     const PartialResultFn& onPartial;
     io::ScenarioOptions opt;
+    PolicyOptions policyOptions; ///< what the policy reads of opt (View::options)
     double now = 0;
     ClusterState state;
     View view;

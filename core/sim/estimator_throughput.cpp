@@ -1,8 +1,8 @@
 #include "sim/estimator_throughput.h"
 
+#include "estimate/marp_plans.h"
 #include "estimate/plan.h"
 #include "io/scenario.h"
-#include "sched/marp_plans.h"
 #include "workload/gpu_range.h"
 
 #include <algorithm>
@@ -56,9 +56,9 @@ public:
         // cluster, or a tensor-parallel size larger than the type's nodes: the best layout of that count
         // that fits this type's memory, estimated as if within one node (the engine adds its cross-node
         // factor).
-        const double capacity = sched::hasCapacityGiB(gpu, estimate::MemoryMode::Full);
+        const double capacity = estimate::marpCapacityGiB(gpu, estimate::MemoryMode::Full);
         for (const auto& layout : layoutsFor(job)) {
-            if (layout.has.gpus != count || !sched::gpuFits(capacity, layout.has.requiredGiB))
+            if (layout.demand.gpus != count || !estimate::gpuFits(capacity, layout.demand.requiredGiB))
                 continue;
             estimate::PlanTarget target;
             target.gpu = &gpu;
@@ -92,15 +92,15 @@ private:
         return it->second;
     }
 
-    const std::vector<sched::MarpPlan>& layoutsFor(const workload::Job& job) const
+    const std::vector<estimate::MarpPlan>& layoutsFor(const workload::Job& job) const
     {
         const Key key = keyOf(job);
         std::lock_guard lock(m_mutex);
         auto it = m_layouts.find(key);
         if (it == m_layouts.end())
             it = m_layouts
-                     .emplace(key, sched::marpPlans(m_models.at(job.model), job.config, m_cluster,
-                                                    estimate::MemoryMode::Full))
+                     .emplace(key, estimate::marpPlans(m_models.at(job.model), job.config, m_cluster,
+                                                       estimate::MemoryMode::Full))
                      .first;
         return it->second;
     }
@@ -110,7 +110,7 @@ private:
     std::vector<estimate::PlanTarget> m_targets;
     mutable std::mutex m_mutex;
     mutable std::map<Key, std::vector<estimate::Plan>> m_cache;
-    mutable std::map<Key, std::vector<sched::MarpPlan>> m_layouts; // every layout over all types (union)
+    mutable std::map<Key, std::vector<estimate::MarpPlan>> m_layouts; // every layout over all types (union)
 };
 
 } // namespace

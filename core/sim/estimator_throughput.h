@@ -20,7 +20,7 @@ namespace orrery::sim {
  * count on that type, 0 when no plan of that count fits in that type's
  * memory. A count no single-type plan has (a policy mixing types, like Frenzy's HAS, may give
  * one) gets the best layout of that count that fits the type's memory, from the layouts over all
- * types (sched::marpPlans). Memory is the itemised (Full) model: the simulator's ground truth.
+ * types (estimate::marpPlans). Memory is the itemised (Full) model: the simulator's ground truth.
  * Work is the job's iterations. Plans are cached per (model, config). model() returns the job's
  * model, for policies that plan serverless jobs themselves.
  */

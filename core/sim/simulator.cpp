@@ -27,7 +27,7 @@ RunResult Engine::run()
     std::size_t nextArrival = 0;
     auto arrivalTime = [&](std::size_t k) { return w.job(order[k]).arrivalS; };
 
-    const double policyRound = policy.roundS(opt);
+    const double policyRound = policy.roundS(policyOptions);
     const Mode mode = opt.gavelCompat ? Mode::GavelRounds : policyRound > 0 ? Mode::Rounds : Mode::Events;
     const double roundS = mode == Mode::GavelRounds ? opt.roundS : policyRound;
     if (n > 0) {
@@ -166,8 +166,8 @@ RunResult Engine::run()
 
 } // namespace detail
 
-RunResult simulate(const PreparedWorkload& workload, sched::Policy& policy, std::uint64_t seed,
-                   const util::Progress& progress, const PartialResultFn& onPartial)
+RunResult simulate(const PreparedWorkload& workload, Policy& policy, std::uint64_t seed, const util::Progress& progress,
+                   const PartialResultFn& onPartial)
 {
     detail::Engine engine(workload, policy, seed, progress, onPartial);
     return engine.run();

@@ -7,11 +7,9 @@
 #include <cstdint>
 #include <functional>
 
-namespace orrery::sched {
-class Policy;
-}
-
 namespace orrery::sim {
+
+class Policy;
 
 /**
  * Runs one policy over a prepared workload: a discrete-event loop over
@@ -30,7 +28,7 @@ namespace orrery::sim {
  */
 using PartialResultFn = std::function<void(const RunResult& partial)>;
 
-RunResult simulate(const PreparedWorkload& workload, sched::Policy& policy, std::uint64_t seed,
+RunResult simulate(const PreparedWorkload& workload, Policy& policy, std::uint64_t seed,
                    const util::Progress& progress = {}, const PartialResultFn& onPartial = {});
 
 } // namespace orrery::sim

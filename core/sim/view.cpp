@@ -17,9 +17,9 @@ const ClusterState& View::state() const
 {
     return m_e->state;
 }
-const io::ScenarioOptions& View::options() const
+const PolicyOptions& View::options() const
 {
-    return m_e->opt;
+    return m_e->policyOptions;
 }
 std::uint64_t View::seed() const
 {

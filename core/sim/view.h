@@ -1,7 +1,7 @@
 #pragma once
 
-#include "io/scenario.h"
 #include "sim/cluster_state.h"
+#include "sim/policy_options.h"
 #include "sim/prepared_workload.h"
 
 #include <cstdint>
@@ -29,7 +29,8 @@ public:
     double nowS() const;
     const PreparedWorkload& workload() const;
     const ClusterState& state() const;
-    const io::ScenarioOptions& options() const;
+    /** The options the run simulates under that a policy may read (round length, Gavel semantics). */
+    const PolicyOptions& options() const;
     std::uint64_t seed() const;
     /** Name the policy was run under (for error messages). */
     const std::string& policyName() const;

@@ -2,8 +2,8 @@
 
 #include "io/error.h"
 #include "sched/registry.h"
+#include "sim/prepare_scenario.h"
 #include "sim/prepared_workload.h"
-#include "sim/run_policies.h"
 #include "sim/simulator.h"
 #include "util/progress.h"
 

@@ -2,7 +2,8 @@
 #include "test_support.h"
 
 #include "io/scenario.h"
-#include "sim/run_policies.h"
+#include "sched/run_policies.h"
+#include "sim/prepare_scenario.h"
 #include "store/chunk_layout.h"
 #include "store/run_store.h"
 
@@ -452,7 +453,7 @@ private slots:
             info.policy = "sjf";
             info.seed = scenario.options.seed;
             store::setClusterOf(info, workload);
-            const auto runs = sim::runPolicies(workload, {"sjf"}, scenario.options.seed);
+            const auto runs = sched::runPolicies(workload, {"sjf"}, scenario.options.seed);
             m_runs.push_back(s.storeRun(info, runs.at(0)));
 
             auto small = syntheticRun(40);

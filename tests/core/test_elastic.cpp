@@ -6,7 +6,7 @@
 
 #include "io/error.h"
 #include "io/scenario.h"
-#include "sched/policy.h"
+#include "sim/policy.h"
 #include "sim/simulator.h"
 
 #include <nlohmann/json.hpp>
@@ -22,7 +22,7 @@ using orrery::test::prepare;
 namespace {
 
 /** A policy that runs a script at each decision (the n-th call gets n), asking for wake-ups at `wakes`. */
-class Scripted : public sched::Policy
+class Scripted : public sim::Policy
 {
 public:
     Scripted(std::function<void(sim::Decision&, int)> script, std::vector<double> wakes = {})

@@ -32,7 +32,7 @@ io::ScenarioOptions withError(const std::string& mode, double scale)
 }
 
 /** Reads every estimate at its first decision, then does nothing more than FIFO. */
-class Probe : public sched::Policy
+class Probe : public sim::Policy
 {
 public:
     std::string name() const override { return "probe"; }

@@ -4,8 +4,9 @@
 #include "io/error.h"
 #include "io/scenario.h"
 #include "metrics/metrics.h"
+#include "sched/run_policies.h"
 #include "sim/gavel_throughputs.h"
-#include "sim/run_policies.h"
+#include "sim/prepare_scenario.h"
 
 #include <nlohmann/json.hpp>
 
@@ -97,7 +98,7 @@ private slots:
         std::vector<std::string> names;
         for (const auto& [name, ref] : reference)
             names.push_back(name);
-        const auto runs = sim::runPolicies(w, names, 0, 2);
+        const auto runs = sched::runPolicies(w, names, 0, 2);
         for (std::size_t i = 0; i < runs.size(); ++i) {
             const auto s = metrics::summarize(runs[i]);
             QCOMPARE(s.jobsCompleted, 1000);
@@ -115,7 +116,7 @@ private slots:
         // Orrery's own semantics on the same trace: every job still finishes, heterogeneity-aware FIFO beats
         // the agnostic one.
         const auto own = sim::prepareScenario(gavelScenario(trace, false));
-        const auto ownRuns = sim::runPolicies(own, {"fifo", "fifo_perf"}, 0);
+        const auto ownRuns = sched::runPolicies(own, {"fifo", "fifo_perf"}, 0);
         QCOMPARE(metrics::summarize(ownRuns[0]).jobsCompleted, 1000);
         QVERIFY(metrics::summarize(ownRuns[1]).avgJctS < metrics::summarize(ownRuns[0]).avgJctS);
     }
@@ -147,7 +148,7 @@ private slots:
         std::vector<std::string> names;
         for (const auto& r : reference)
             names.push_back(r.policy);
-        const auto runs = sim::runPolicies(w, names, 0, 2);
+        const auto runs = sched::runPolicies(w, names, 0, 2);
         for (std::size_t i = 0; i < runs.size(); ++i) {
             const auto s = metrics::summarize(runs[i]);
             QCOMPARE(s.jobsCompleted, 1000);

@@ -28,7 +28,7 @@ io::ScenarioOptions noPenalty()
 }
 
 /** FIFO on whatever is free, with a hook run first at every decision (the test's own lifecycle moves). */
-class Scripted : public sched::Policy
+class Scripted : public sim::Policy
 {
 public:
     using Hook = std::function<void(sim::Decision&)>;
@@ -221,7 +221,7 @@ private slots:
         {
         public:
             using Scripted::Scripted;
-            double roundS(const io::ScenarioOptions&) const override { return 1000; }
+            double roundS(const sim::PolicyOptions&) const override { return 1000; }
         };
         bool profiled = false;
         Rounds p([&](sim::Decision& d) {

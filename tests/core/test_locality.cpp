@@ -6,9 +6,9 @@
 
 #include "io/error.h"
 #include "io/scenario.h"
-#include "sched/policy.h"
 #include "sim/locality.h"
-#include "sim/run_policies.h"
+#include "sim/policy.h"
+#include "sim/prepare_scenario.h"
 #include "sim/simulator.h"
 
 #include <nlohmann/json.hpp>
@@ -47,7 +47,7 @@ workload::Job archJob(std::string id, int gpus, std::string arch)
 }
 
 /** A policy that assigns fixed GPU sets once. */
-class Place : public sched::Policy
+class Place : public sim::Policy
 {
 public:
     explicit Place(std::vector<std::pair<int, std::vector<int>>> plan) : m_plan(std::move(plan)) {}

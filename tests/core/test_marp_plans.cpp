@@ -1,18 +1,20 @@
-// MARP plan lists as HAS consumes them (core/sched/marp_plans.h): the estimator's Frenzy ranking
+// MARP plan lists as HAS consumes them (core/estimate/marp_plans.h): the estimator's Frenzy ranking
 // reduced to (d, t) plans over a real cluster, units matching HAS's node capacities, and the
 // paper's GPT2-7B example placed end to end.
 #include "test_support.h"
 
+#include "estimate/marp_plans.h"
 #include "hardware/cluster.h"
 #include "hardware/gpu_catalog.h"
 #include "sched/has.h"
-#include "sched/marp_plans.h"
+#include "sched/has_cluster.h"
 #include "workload/model_library.h"
 
 #include <algorithm>
 
 using namespace orrery;
 using namespace orrery::sched;
+using namespace orrery::estimate;
 
 namespace {
 
@@ -50,17 +52,17 @@ private slots:
         const auto& model = workload::ModelLibrary::builtin().at("gpt2-7b");
         const auto plans = marpPlans(model, batch(2), a100s());
         QVERIFY(plans.size() >= 2);
-        QCOMPARE(plans[0].has.gpus, 8);
+        QCOMPARE(plans[0].demand.gpus, 8);
         QCOMPARE(plans[0].par, (estimate::Parallelism{2, 4, 1}));
-        QVERIFY(std::abs(plans[0].has.requiredGiB * 1073741824.0 - 36.740e9) < 1e7);
+        QVERIFY(std::abs(plans[0].demand.requiredGiB * 1073741824.0 - 36.740e9) < 1e7);
         QCOMPARE(plans[1].par, (estimate::Parallelism{1, 8, 1}));
-        QVERIFY(std::abs(plans[1].has.requiredGiB * 1073741824.0 - 21.457e9) < 1e7);
+        QVERIFY(std::abs(plans[1].demand.requiredGiB * 1073741824.0 - 21.457e9) < 1e7);
         // Same unit on both sides: a 40 GB A100 holds plan 0, and HAS puts it on one node.
         const auto nodes = hasNodes(a100s());
-        QVERIFY(nodes[0].gpuMemoryGiB > plans[0].has.requiredGiB);
+        QVERIFY(nodes[0].gpuMemoryGiB > plans[0].demand.requiredGiB);
         std::vector<HasPlan> has;
         for (const auto& p : plans) {
-            has.push_back(p.has);
+            has.push_back(p.demand);
         }
         const auto placed = hasPlace(nodes, has);
         QVERIFY(placed);
@@ -78,7 +80,7 @@ private slots:
         QCOMPARE(plans[0].par, (estimate::Parallelism{1, 2, 1}));
         std::vector<HasPlan> has;
         for (const auto& p : plans) {
-            has.push_back(p.has);
+            has.push_back(p.demand);
         }
         const auto placed = hasPlace(hasNodes(testbed()), has);
         QVERIFY(placed);
@@ -87,9 +89,9 @@ private slots:
         // the largest node (4 GPUs).
         for (std::size_t i = 0; i < plans.size(); ++i) {
             QVERIFY(plans[i].par.tp <= 4);
-            QCOMPARE(plans[i].has.gpus, plans[i].par.gpus());
+            QCOMPARE(plans[i].demand.gpus, plans[i].par.gpus());
             if (i > 0) {
-                QVERIFY(plans[i - 1].has.gpus <= plans[i].has.gpus);
+                QVERIFY(plans[i - 1].demand.gpus <= plans[i].demand.gpus);
             }
             for (std::size_t k = 0; k < i; ++k) {
                 QVERIFY(!(plans[k].par == plans[i].par));
@@ -129,7 +131,8 @@ private slots:
                     auto inPaper = std::find_if(paper.begin(), paper.end(), [&](auto& q) { return q.par == p.par; });
                     auto inFull = std::find_if(full.begin(), full.end(), [&](auto& q) { return q.par == p.par; });
                     QVERIFY(inPaper != paper.end() && inFull != full.end());
-                    QCOMPARE(p.has.requiredGiB, std::max(inPaper->has.requiredGiB, inFull->has.requiredGiB * toFrenzy));
+                    QCOMPARE(p.demand.requiredGiB,
+                             std::max(inPaper->demand.requiredGiB, inFull->demand.requiredGiB * toFrenzy));
                     const auto rank = static_cast<std::size_t>(inPaper - paper.begin());
                     QVERIFY(rank >= lastRank); // MARP's order is kept
                     lastRank = rank;

@@ -9,7 +9,7 @@
 #include "metrics/metrics.h"
 #include "sched/max_min_lp.h"
 #include "sched/registry.h"
-#include "sim/run_policies.h"
+#include "sim/prepare_scenario.h"
 #include "sim/simulator.h"
 
 #include <cmath>
@@ -55,7 +55,7 @@ bool near(const std::vector<double>& got, const std::vector<double>& want)
 }
 
 /** A deliberately broken policy: puts every queued job on GPU 0. */
-class Greedy : public sched::Policy
+class Greedy : public sim::Policy
 {
 public:
     std::string name() const override { return "greedy-broken"; }

@@ -104,7 +104,7 @@ void addRanges(Case& c, int maxCount)
  * (its demand on a mix when no single type fits), and every other decision one running job below its
  * maximum is resized to the most it can get. It checks that the engine commits the rate View::rateOn predicted.
  */
-class ElasticGreedy : public sched::Policy
+class ElasticGreedy : public sim::Policy
 {
 public:
     std::string name() const override { return "elastic_greedy"; }
@@ -280,7 +280,7 @@ private slots:
                 total += nodes * perNode;
             addRanges(c, total);
             const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
-            std::vector<std::unique_ptr<sched::Policy>> policies;
+            std::vector<std::unique_ptr<sim::Policy>> policies;
             policies.push_back(std::make_unique<ElasticGreedy>());
             for (const auto& spec : propertySpecs())
                 policies.push_back(sched::makePolicy(spec));

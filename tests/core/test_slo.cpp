@@ -8,7 +8,8 @@
 #include "io/scenario.h"
 #include "metrics/metrics.h"
 #include "sched/registry.h"
-#include "sim/run_policies.h"
+#include "sched/run_policies.h"
+#include "sim/prepare_scenario.h"
 #include "sim/simulator.h"
 
 #include <nlohmann/json.hpp>
@@ -161,7 +162,7 @@ private slots:
         // No deadline anywhere: every policy finishes every job and the SLO figures stay empty.
         const auto scenario = io::defaultScenario();
         const auto w = sim::prepareScenario(scenario);
-        for (const auto& r : sim::runPolicies(w, {"fifo", "edf"}, 1)) {
+        for (const auto& r : sched::runPolicies(w, {"fifo", "edf"}, 1)) {
             const auto s = metrics::summarize(r);
             QCOMPARE(s.jobsDropped, 0);
             QCOMPARE(s.sloJobs, 0);

@@ -1,6 +1,5 @@
-#include "sim/run_policies.h"
+#include "sched/run_policies.h"
 
-#include "io/workload_loader.h"
 #include "sched/registry.h"
 #include "sim/simulator.h"
 
@@ -11,29 +10,18 @@
 #include <mutex>
 #include <thread>
 
-namespace orrery::sim {
+namespace orrery::sched {
 
-PreparedWorkload prepareScenario(const io::Scenario& scenario)
+std::vector<sim::RunResult> runPolicies(const sim::PreparedWorkload& workload, const std::vector<std::string>& policies,
+                                        std::uint64_t seed, int threads, const util::Progress& progress,
+                                        const IndexedPartialResultFn& onPartial)
 {
-    // Read once: Gavel's table gives both the trace's durations and the rates, and parsing it is
-    // most of the time a simulation of a Gavel trace takes.
-    const auto table = loadGavelTable(scenario);
-    io::ScenarioOptions options = scenario.options;
-    options.locality.table = scenario.resolvePath(options.locality.table); // relative to the scenario, as throughputs
-    return PreparedWorkload(scenario.cluster, io::loadJobs(scenario, table), makeScenarioThroughput(scenario, table),
-                            options);
-}
-
-std::vector<RunResult> runPolicies(const PreparedWorkload& workload, const std::vector<std::string>& policies,
-                                   std::uint64_t seed, int threads, const util::Progress& progress,
-                                   const IndexedPartialResultFn& onPartial)
-{
-    std::vector<std::unique_ptr<sched::Policy>> instances;
+    std::vector<std::unique_ptr<sim::Policy>> instances;
     for (const auto& name : policies)
-        instances.push_back(sched::makePolicy(name));
+        instances.push_back(makePolicy(name));
 
     const std::size_t n = policies.size();
-    std::vector<RunResult> results(n);
+    std::vector<sim::RunResult> results(n);
     std::vector<std::exception_ptr> errors(n);
     std::vector<double> fractions(n, 0.0);
     std::mutex progressMutex;
@@ -52,10 +40,10 @@ std::vector<RunResult> runPolicies(const PreparedWorkload& workload, const std::
                 progress(sum / static_cast<double>(n));
             };
             try {
-                PartialResultFn partial;
+                sim::PartialResultFn partial;
                 if (onPartial)
-                    partial = [&onPartial, i](const RunResult& r) { onPartial(i, r); };
-                results[i] = simulate(workload, *instances[i], seed, runProgress, partial);
+                    partial = [&onPartial, i](const sim::RunResult& r) { onPartial(i, r); };
+                results[i] = sim::simulate(workload, *instances[i], seed, runProgress, partial);
             } catch (...) {
                 errors[i] = std::current_exception();
             }
@@ -75,4 +63,4 @@ std::vector<RunResult> runPolicies(const PreparedWorkload& workload, const std::
     return results;
 }
 
-} // namespace orrery::sim
+} // namespace orrery::sched
