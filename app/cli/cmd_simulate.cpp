@@ -172,6 +172,7 @@ nlohmann::json runJson(const sim::RunResult& run, const metrics::Summary& s)
                           {"jain_ftf", s.jainFtf},
                           {"decisions", s.decisions},
                           {"decision_wall_s_total", s.decisionWallSTotal},
+                          {"decision_solver_s_total", s.decisionSolverSTotal},
                           {"events", run.events},
                           {"wall_s", s.wallS},
                           {"cancelled", run.cancelled}};

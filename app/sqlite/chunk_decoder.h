@@ -84,4 +84,45 @@ template <typename T> std::vector<T> decodeColumn(sqlite3_stmt* row, int column,
     return std::move(*values);
 }
 
+/**
+ * A chunk's string dictionary (its `labels` column, store/chunk_layout.h) and the int32 columns that index it, as
+ * the job and event chunks hold them.
+ */
+class ChunkLabels
+{
+public:
+    /** Copies the labels of column `column`, so that the views do not depend on how long SQLite keeps the row. */
+    void load(sqlite3_stmt* row, int column)
+    {
+        m_bytes = blobColumn(row, column);
+        auto labels = store::chunk::splitLabels(m_bytes);
+        if (!labels)
+            throw DamagedChunk("column labels does not end with a NUL byte");
+        m_labels = std::move(*labels);
+    }
+
+    /** An int32 column of indices into the labels, each checked to name one. */
+    std::vector<std::int32_t> indexColumn(sqlite3_stmt* row, int column, const char* name, std::size_t records) const
+    {
+        auto indices = decodeColumn<std::int32_t>(row, column, name, records);
+        for (std::size_t i = 0; i < indices.size(); ++i) {
+            if (indices[i] < 0 || static_cast<std::size_t>(indices[i]) >= m_labels.size())
+                throw DamagedChunk("column " + std::string(name) + " of record " + std::to_string(i) + " is label " +
+                                   std::to_string(indices[i]) + ", but the chunk has " +
+                                   std::to_string(m_labels.size()) + " labels");
+        }
+        return indices;
+    }
+
+    void result(sqlite3_context* ctx, std::int32_t index) const
+    {
+        const std::string_view label = m_labels[static_cast<std::size_t>(index)];
+        sqlite3_result_text(ctx, label.data(), static_cast<int>(label.size()), SQLITE_TRANSIENT);
+    }
+
+private:
+    std::string m_bytes;
+    std::vector<std::string_view> m_labels; // views into m_bytes
+};
+
 } // namespace orrery::sqlext

@@ -44,22 +44,17 @@ public:
     void load(sqlite3_stmt* row, std::size_t records) override
     {
         int c = kFirstChunkColumn;
-        // Copied, so that the label views do not depend on how long SQLite keeps the row's bytes.
-        m_labelBytes = blobColumn(row, c++);
-        auto labels = store::chunk::splitLabels(m_labelBytes);
-        if (!labels)
-            throw DamagedChunk("column labels does not end with a NUL byte");
-        m_labels = std::move(*labels);
+        m_labels.load(row, c++);
         m_jobIndex = decodeColumn<std::int32_t>(row, c++, "job_index", records);
         for (std::size_t i = 0; i < records; ++i) {
             if (m_jobIndex[i] < 0 || m_jobIndex[i] >= store::kMaxJobIndex)
                 throw DamagedChunk("record " + std::to_string(i) + ": job_index " + std::to_string(m_jobIndex[i]) +
                                    " is out of range");
         }
-        m_jobId = labelColumn(row, c++, "job_id", records);
-        m_model = labelColumn(row, c++, "model", records);
-        m_user = labelColumn(row, c++, "user", records);
-        m_gpuType = labelColumn(row, c++, "gpu_type", records);
+        m_jobId = m_labels.indexColumn(row, c++, "job_id", records);
+        m_model = m_labels.indexColumn(row, c++, "model", records);
+        m_user = m_labels.indexColumn(row, c++, "user", records);
+        m_gpuType = m_labels.indexColumn(row, c++, "gpu_type", records);
         m_arrival = decodeColumn<double>(row, c++, "arrival_s", records);
         m_start = decodeColumn<double>(row, c++, "start_s", records);
         m_end = decodeColumn<double>(row, c++, "end_s", records);
@@ -80,13 +75,13 @@ public:
             sqlite3_result_int(ctx, m_jobIndex[i]);
             break;
         case JobId:
-            resultLabel(ctx, m_jobId[i]);
+            m_labels.result(ctx, m_jobId[i]);
             break;
         case Model:
-            resultLabel(ctx, m_model[i]);
+            m_labels.result(ctx, m_model[i]);
             break;
         case User:
-            resultLabel(ctx, m_user[i]);
+            m_labels.result(ctx, m_user[i]);
             break;
         case ArrivalS:
             sqlite3_result_double(ctx, m_arrival[i]);
@@ -101,7 +96,7 @@ public:
             sqlite3_result_int(ctx, m_gpus[i]);
             break;
         case GpuType:
-            resultLabel(ctx, m_gpuType[i]);
+            m_labels.result(ctx, m_gpuType[i]);
             break;
         case Restarts:
             sqlite3_result_int(ctx, m_restarts[i]);
@@ -137,27 +132,7 @@ public:
     }
 
 private:
-    /** An int32 column of indices into the chunk's labels, each checked to name one. */
-    std::vector<std::int32_t> labelColumn(sqlite3_stmt* row, int column, const char* name, std::size_t records) const
-    {
-        auto indices = decodeColumn<std::int32_t>(row, column, name, records);
-        for (std::size_t i = 0; i < indices.size(); ++i) {
-            if (indices[i] < 0 || static_cast<std::size_t>(indices[i]) >= m_labels.size())
-                throw DamagedChunk("column " + std::string(name) + " of record " + std::to_string(i) + " is label " +
-                                   std::to_string(indices[i]) + ", but the chunk has " +
-                                   std::to_string(m_labels.size()) + " labels");
-        }
-        return indices;
-    }
-
-    void resultLabel(sqlite3_context* ctx, std::int32_t index) const
-    {
-        const std::string_view label = m_labels[static_cast<std::size_t>(index)];
-        sqlite3_result_text(ctx, label.data(), static_cast<int>(label.size()), SQLITE_TRANSIENT);
-    }
-
-    std::string m_labelBytes;
-    std::vector<std::string_view> m_labels; // views into m_labelBytes
+    ChunkLabels m_labels;
     std::vector<std::int32_t> m_jobIndex, m_jobId, m_model, m_user, m_gpuType;
     std::vector<double> m_arrival, m_start, m_end;
     std::vector<std::int32_t> m_gpus, m_restarts, m_nodes, m_demand, m_excluded;

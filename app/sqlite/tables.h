@@ -10,5 +10,7 @@ const TableSpec& jobsTable();
 const TableSpec& intervalsTable();
 const TableSpec& utilizationTable();
 const TableSpec& decisionsTable();
+/** Schema 6's event chunks as the plain job_events table of schema 5. */
+const TableSpec& jobEventsTable();
 
 } // namespace orrery::sqlext

@@ -180,8 +180,10 @@ Summary summarize(const sim::RunResult& run, SummaryScope scope)
     s.avgQueueS = mean(queue);
     s.makespanS = run.makespanS;
     s.decisions = static_cast<int>(run.decisions.size());
-    for (const auto& d : run.decisions)
+    for (const auto& d : run.decisions) {
         s.decisionWallSTotal += d.wallS;
+        s.decisionSolverSTotal += d.solverS;
+    }
     s.wallS = run.wallS;
     addLifecycle(s, run);
     if (scope == SummaryScope::Headline)

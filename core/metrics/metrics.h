@@ -29,6 +29,7 @@ struct Summary
     double costUsd = 0;
     int decisions = 0;
     double decisionWallSTotal = 0;
+    double decisionSolverSTotal = 0; ///< of decisionWallSTotal, inside LP/MILP solves (core/opt); wall time
     double wallS = 0;
     double avgFtfRho = 0; ///< mean finish-time fairness (see finishTimeFairness)
     double maxFtfRho = 0;
@@ -72,7 +73,7 @@ std::vector<SloClassAttainment> sloAttainmentByClass(const sim::RunResult& run);
 enum class SummaryScope { Full, Headline };
 
 /** With SummaryScope::Headline only jobs, jobsCompleted, avgJctS, avgQueueS, makespanS, gpuHours, costUsd,
- *  decisions, decisionWallSTotal and wallS are filled; the rest stay 0. */
+ *  decisions, decisionWallSTotal, decisionSolverSTotal and wallS are filled; the rest stay 0. */
 Summary summarize(const sim::RunResult& run, SummaryScope scope = SummaryScope::Full);
 
 /** The p-th percentile (0..100) by linear interpolation between order statistics; 0 for no values. */

@@ -1,24 +1,17 @@
 #include "sched/gavel_lp.h"
 
 #include "io/error.h"
+#include "opt/linear_program.h"
 #include "sim/reference_scaling.h"
-
-#include <coin/ClpSimplex.hpp>
-#include <coin/ClpSolve.hpp>
 
 #include <algorithm>
 #include <string>
 
 namespace orrery::sched {
 
-namespace {
-// Far more than these LPs need (a few hundred pivots); a run is a function of its inputs, never of time.
-constexpr int kMaxIterations = 1000000;
-} // namespace
-
 AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const std::vector<int>& demand,
                            const std::vector<int>& capacity)
-    : m_jobs(jobs), m_types(types), m_rate(std::move(rate)), m_model(std::make_unique<ClpSimplex>())
+    : m_jobs(jobs), m_types(types), m_rate(std::move(rate))
 {
     const auto J = static_cast<std::size_t>(jobs);
     const auto T = static_cast<std::size_t>(types);
@@ -28,35 +21,24 @@ AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const 
     for (std::size_t k = 0; k < J * T; ++k)
         m_cell.push_back(k);
     // Rows: J time budgets, T capacities, J throughput floors.
-    const std::size_t nrows = 2 * J + T;
-    std::vector<int> index;
-    std::vector<double> value;
-    std::vector<CoinBigIndex> start;
+    opt::LinearModel model;
+    model.setSense(opt::Sense::Maximize);
+    for (std::size_t j = 0; j < J; ++j)
+        model.addRow({}, {}, -opt::kInfinity, 1);
+    for (std::size_t t = 0; t < T; ++t)
+        model.addRow({}, {}, -opt::kInfinity, capacity[t]);
+    for (std::size_t j = 0; j < J; ++j)
+        model.addRow({}, {}, -opt::kInfinity, opt::kInfinity);
     for (const std::size_t k : m_cell) {
         const std::size_t j = k / T;
-        start.push_back(static_cast<CoinBigIndex>(index.size()));
-        index.push_back(static_cast<int>(j));
-        value.push_back(1.0);
-        index.push_back(static_cast<int>(J + k % T));
-        value.push_back(static_cast<double>(demand[j]));
-        if (m_rate[k] > 0) {
-            index.push_back(static_cast<int>(J + T + j));
-            value.push_back(m_rate[k]);
-        }
+        const int col = model.addColumn(0, 1);
+        model.addEntry(static_cast<int>(j), col, 1.0);
+        model.addEntry(static_cast<int>(J + k % T), col, static_cast<double>(demand[j]));
+        if (m_rate[k] > 0)
+            model.addEntry(static_cast<int>(J + T + j), col, m_rate[k]);
     }
-    start.push_back(static_cast<CoinBigIndex>(index.size()));
-    const std::size_t ncols = m_cell.size();
-    std::vector<double> colLb(ncols, 0.0), colUb(ncols, 1.0), obj(ncols, 0.0);
-    std::vector<double> rowLb(nrows, -COIN_DBL_MAX), rowUb(nrows, COIN_DBL_MAX);
-    for (std::size_t j = 0; j < J; ++j)
-        rowUb[j] = 1;
-    for (std::size_t t = 0; t < T; ++t)
-        rowUb[J + t] = capacity[t];
-    m_model->setLogLevel(0);
-    m_model->loadProblem(static_cast<int>(ncols), static_cast<int>(nrows), start.data(), index.data(), value.data(),
-                         colLb.data(), colUb.data(), obj.data(), rowLb.data(), rowUb.data());
-    m_model->setOptimizationDirection(-1); // maximise
-    m_model->setMaximumIterations(kMaxIterations);
+    // The default limit is far more iterations than these LPs need (a few hundred pivots).
+    m_lp = std::make_unique<opt::LinearProgram>(model);
 }
 
 AllocationLp::~AllocationLp() = default;
@@ -66,56 +48,52 @@ void AllocationLp::setThroughputFloors(const std::vector<double>& floor)
     const auto J = static_cast<std::size_t>(m_jobs);
     const auto T = static_cast<std::size_t>(m_types);
     for (std::size_t j = 0; j < J; ++j)
-        m_model->setRowLower(static_cast<int>(J + T + j), floor[j]);
+        m_lp->setRowLower(static_cast<int>(J + T + j), floor[j]);
 }
 
 void AllocationLp::setObjective(const std::vector<double>& perCell)
 {
     for (std::size_t i = 0; i < m_cell.size(); ++i)
-        m_model->setObjectiveCoefficient(static_cast<int>(i), perCell[m_cell[i]]);
+        m_lp->setObjective(static_cast<int>(i), perCell[m_cell[i]]);
 }
 
 bool AllocationLp::solve(const char* policy)
 {
-    if (!m_solvedOnce)
-        m_model->initialSolve();
-    else
-        m_model->dual(); // the last basis stays dual feasible when only row bounds changed
+    using Method = opt::LinearProgram::Method;
+    // The last basis stays dual feasible when only row bounds changed.
+    opt::Status status = m_lp->solve(m_solvedOnce ? Method::Dual : Method::Initial);
     m_solvedOnce = true;
-    const int status = m_model->status();
-    if (status == 0)
+    if (status == opt::Status::Optimal)
         return true;
-    if (status == 1)
+    if (status == opt::Status::Infeasible)
         return false;
     // A primal-simplex retry settles the rare numerical hiccup of a warm-started dual.
-    m_model->primal();
-    if (m_model->status() == 0)
+    status = m_lp->solve(Method::Primal);
+    if (status == opt::Status::Optimal)
         return true;
-    if (m_model->status() == 1)
+    if (status == opt::Status::Infeasible)
         return false;
-    throw Error(std::string("policy \"") + policy + "\": the LP solver (CLP) stopped with status " +
-                std::to_string(m_model->status()) + " on " + std::to_string(m_jobs) + " jobs");
+    throw Error(std::string("policy \"") + policy + "\": the LP solver (CLP) stopped (" + opt::toString(status) +
+                ") on " + std::to_string(m_jobs) + " jobs");
 }
 
 bool AllocationLp::solveInterior(const char* policy)
 {
-    ClpSolve options;
-    options.setSolveType(ClpSolve::useBarrierNoCross);
-    options.setPresolveType(ClpSolve::presolveOff);
-    m_model->initialSolve(options);
+    using Method = opt::LinearProgram::Method;
+    const opt::Status status = m_lp->solve(Method::BarrierNoCrossover);
     m_solvedOnce = true;
-    if (m_model->status() == 0)
+    if (status == opt::Status::Optimal)
         return true;
     // The barrier stalls now and then on degenerate problems (a single job, a floor met exactly); the simplex
     // then still gives an optimum, at a vertex.
-    m_model->initialSolve();
+    m_lp->solve(Method::Initial);
     return solve(policy);
 }
 
 std::vector<double> AllocationLp::solution() const
 {
     std::vector<double> x(static_cast<std::size_t>(m_jobs) * static_cast<std::size_t>(m_types), 0.0);
-    const double* sol = m_model->primalColumnSolution();
+    const double* sol = m_lp->columnValues();
     for (std::size_t i = 0; i < m_cell.size(); ++i)
         x[m_cell[i]] = std::clamp(sol[i], 0.0, 1.0);
     return x;

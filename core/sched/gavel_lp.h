@@ -5,7 +5,9 @@
 #include <memory>
 #include <vector>
 
-class ClpSimplex;
+namespace orrery::opt {
+class LinearProgram;
+}
 
 namespace orrery::sched {
 
@@ -15,8 +17,8 @@ namespace orrery::sched {
  *   x[j][t] >= 0,   sum_t x[j][t] <= 1,   sum_j demand_j x[j][t] <= capacity_t,
  * plus, per job, an optional floor on its throughput sum_t rate[j][t] x[j][t] >= floor_j, and a linear
  * objective to maximise. Cells with rate 0 are variables too, as in Gavel. One model is kept across solves so that a
- * bisection over floors restarts from the previous basis (dual simplex). Solves are limited by iteration count, never
- * by wall time.
+ * bisection over floors restarts from the previous basis (dual simplex), through opt::LinearProgram (core/opt): solves
+ * are limited by iteration count, never by wall time.
  */
 class AllocationLp
 {
@@ -46,7 +48,7 @@ private:
     int m_jobs, m_types;
     std::vector<double> m_rate;
     std::vector<std::size_t> m_cell; // column -> row-major cell
-    std::unique_ptr<ClpSimplex> m_model;
+    std::unique_ptr<opt::LinearProgram> m_lp;
     bool m_solvedOnce = false;
 };
 

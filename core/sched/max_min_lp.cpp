@@ -1,19 +1,20 @@
 #include "sched/max_min_lp.h"
 
-#include <coin/ClpSimplex.hpp>
+#include "opt/linear_program.h"
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <utility>
 
 namespace orrery::sched {
 
 namespace {
 
-/** The first-stage LP of one recomputation, in CLP: x columns for the cells with c > 0, then z. */
+/** The first-stage LP of one recomputation: x columns for the cells with c > 0, then z. */
 struct Lp
 {
-    ClpSimplex model;
+    std::unique_ptr<opt::LinearProgram> solver;
     std::vector<std::size_t> cell; // column -> row-major (job, type) index
     int nx = 0;
 };
@@ -27,50 +28,28 @@ void build(Lp& lp, int jobs, int types, const std::vector<double>& c, const std:
         if (c[k] > 0)
             lp.cell.push_back(k);
     lp.nx = static_cast<int>(lp.cell.size());
-    const int nrows = 2 * jobs + types;
-    // Column-major arrays built directly: three entries per x column, J for z.
-    const std::size_t nnz = 3 * lp.cell.size() + J;
-    std::vector<int> index(nnz);
-    std::vector<double> value(nnz);
-    std::vector<CoinBigIndex> start(lp.cell.size() + 2);
-    std::size_t e = 0;
-    for (std::size_t i = 0; i < lp.cell.size(); ++i) {
-        const std::size_t k = lp.cell[i];
-        const auto j = k / T;
-        start[i] = static_cast<CoinBigIndex>(e);
-        index[e] = static_cast<int>(j);
-        value[e++] = -c[k];
-        index[e] = static_cast<int>(J + j);
-        value[e++] = 1.0;
-        index[e] = static_cast<int>(2 * J + k % T);
-        value[e++] = static_cast<double>(demand[j]);
-    }
-    start[lp.cell.size()] = static_cast<CoinBigIndex>(e);
-    for (std::size_t j = 0; j < J; ++j) {
-        index[e] = static_cast<int>(j);
-        value[e++] = 1.0;
-    }
-    start[lp.cell.size() + 1] = static_cast<CoinBigIndex>(e);
-
-    const auto ncols = lp.cell.size() + 1;
-    std::vector<double> colLb(ncols, 0.0), colUb(ncols, 1.0), obj(ncols, 0.0);
-    colUb.back() = COIN_DBL_MAX;
-    obj.back() = 1;
-    std::vector<double> rowLb(static_cast<std::size_t>(nrows), -COIN_DBL_MAX), rowUb(static_cast<std::size_t>(nrows));
-    for (std::size_t j = 0; j < J; ++j) {
-        rowUb[j] = 0;
-        rowUb[J + j] = 1;
-    }
+    // Rows: z - sum_t c x <= 0 per job, the job's time budget, then the types' capacities.
+    opt::LinearModel model;
+    model.setSense(opt::Sense::Maximize);
+    for (std::size_t j = 0; j < J; ++j)
+        model.addRow({}, {}, -opt::kInfinity, 0);
+    for (std::size_t j = 0; j < J; ++j)
+        model.addRow({}, {}, -opt::kInfinity, 1);
     for (std::size_t t = 0; t < T; ++t)
-        rowUb[2 * J + t] = capacity[t];
-
-    lp.model.setLogLevel(0);
-    lp.model.loadProblem(static_cast<int>(ncols), nrows, start.data(), index.data(), value.data(), colLb.data(),
-                         colUb.data(), obj.data(), rowLb.data(), rowUb.data());
-    lp.model.setOptimizationDirection(-1); // maximise
+        model.addRow({}, {}, -opt::kInfinity, capacity[t]);
+    for (const std::size_t k : lp.cell) {
+        const auto j = k / T;
+        const int col = model.addColumn(0, 1);
+        model.addEntry(static_cast<int>(j), col, -c[k]);
+        model.addEntry(static_cast<int>(J + j), col, 1.0);
+        model.addEntry(static_cast<int>(2 * J + k % T), col, static_cast<double>(demand[j]));
+    }
+    const int z = model.addColumn(0, opt::kInfinity, 1);
+    for (std::size_t j = 0; j < J; ++j)
+        model.addEntry(static_cast<int>(j), z, 1.0);
     // Every coefficient is a normalised throughput of order 1, a demand or a 1: scaling gains no accuracy
     // here, and on LPs this small its set-up is a quarter of the solve time.
-    lp.model.scaling(0);
+    lp.solver = std::make_unique<opt::LinearProgram>(model, opt::Limits{}, opt::LpOptions{false});
 }
 
 /**
@@ -79,15 +58,15 @@ void build(Lp& lp, int jobs, int types, const std::vector<double>& c, const std:
  */
 bool tieBreak(Lp& lp, const std::vector<double>& weight, std::vector<double>& x)
 {
-    const double zStar = lp.model.primalColumnSolution()[lp.nx];
-    lp.model.setColumnLower(lp.nx, zStar * (1 - 1e-7));
-    lp.model.setObjectiveCoefficient(lp.nx, 0);
+    const double zStar = lp.solver->value(lp.nx);
+    lp.solver->setColumnLower(lp.nx, zStar * (1 - 1e-7));
+    lp.solver->setObjective(lp.nx, 0);
     for (int i = 0; i < lp.nx; ++i)
-        lp.model.setObjectiveCoefficient(i, weight[lp.cell[static_cast<std::size_t>(i)]]);
-    lp.model.primal(); // from the first stage's optimal basis, which stays feasible
-    if (lp.model.status() != 0)
+        lp.solver->setObjective(i, weight[lp.cell[static_cast<std::size_t>(i)]]);
+    // From the first stage's optimal basis, which stays feasible.
+    if (lp.solver->solve(opt::LinearProgram::Method::Primal) != opt::Status::Optimal)
         return false;
-    const double* sol = lp.model.primalColumnSolution();
+    const double* sol = lp.solver->columnValues();
     for (int i = 0; i < lp.nx; ++i)
         x[lp.cell[static_cast<std::size_t>(i)]] = std::clamp(sol[i], 0.0, 1.0);
     return true;
@@ -142,8 +121,7 @@ bool solveMaxMin(int jobs, int types, const std::vector<double>& c, const std::v
     }
     Lp lp;
     build(lp, static_cast<int>(K), types, cK, use, capacity);
-    lp.model.primal();
-    if (lp.model.status() != 0)
+    if (lp.solver->solve(opt::LinearProgram::Method::Primal) != opt::Status::Optimal)
         return false;
     std::vector<double> y(K * T, 0.0);
     if (!tieBreak(lp, weight, y))

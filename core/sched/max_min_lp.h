@@ -9,7 +9,7 @@ namespace orrery::sched {
  *   maximise  min_j  sum_t c[j][t] * x[j][t]
  *   s.t.      sum_t x[j][t] <= 1,   sum_j demand[j] * x[j][t] <= capacity[t],   0 <= x <= 1,
  *             x[j][t] = 0 where c[j][t] = 0,
- * solved with COIN-OR CLP. The optimum is rarely unique; a second LP keeps
+ * solved with COIN-OR CLP through opt::LinearProgram. The optimum is rarely unique; a second LP keeps
  * the min within 1e-7 and maximises sum_j sum_t c[j][t] x[j][t], so that no
  * job is left below what it could get for free (Pareto). Gavel's own solver
  * (an interior-point method) may return another point of the optimal face.

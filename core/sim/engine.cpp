@@ -1,5 +1,6 @@
 #include "sim/engine.h"
 
+#include "opt/solver_clock.h"
 #include "sim/switch_cost.h"
 
 namespace orrery::sim::detail {
@@ -293,11 +294,13 @@ void Engine::decide()
         endProfile(j);
     profileDue.clear();
     const auto t0 = std::chrono::steady_clock::now();
+    const double solver0 = opt::solverSecondsOnThisThread(); // per thread: runs on other threads do not count
     policy.schedule(decision);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double solver = opt::solverSecondsOnThisThread() - solver0;
     inDecision = false;
     commit();
-    result.decisions.push_back({now, wall, static_cast<int>(queued.size()), static_cast<int>(running.size())});
+    result.decisions.push_back({now, wall, static_cast<int>(queued.size()), static_cast<int>(running.size()), solver});
 }
 
 double Engine::gavelLeaseEnd(int j, double roundS)

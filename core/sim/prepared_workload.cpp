@@ -71,7 +71,6 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
                             fmt::format("job \"{}\" requires {} GPUs, which the cluster lacks", job.id, job.gpuType));
         }
         double best = 0;
-        double fastest = 0; // over every allowed type, for a job that has to mix types
         int allowedGpus = 0;
         for (std::size_t t = 0; t < nt; ++t) {
             double r = m_source->rate(job, *m_types[t], s.demand);
@@ -80,15 +79,15 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
             if (s.requiredType >= 0 && static_cast<int>(t) != s.requiredType)
                 r = 0;
             m_rate[j * nt + t] = r;
-            if (r > 0) {
+            if (r > 0)
                 allowedGpus += m_gpusOfType[t];
-                fastest = std::max(fastest, r);
-            }
             if (r > 0 && m_gpusOfType[t] >= s.demand)
                 best = std::max(best, r * packedFactor(s, s.demand, m_maxPerNode[t]));
         }
-        if (best <= 0 && allowedGpus >= s.demand) // a lower bound: a mix runs at its slowest type
-            best = fastest * m_locality.factor(s.localityKey, s.demand, 2, m_hasRacks ? Span::Rack : Span::Cluster);
+        // A mix of faster types can beat the best single type that has `demand` GPUs (a 4-GPU job on a cluster of 2
+        // A100s, 2 V100s and 8 K80s runs faster on the A100s and V100s than on the K80s), and policies that place
+        // GPUs by node rather than by type (frenzy, and fifo when no type is free) do take such mixes.
+        best = std::max(best, mixedRate(j, s.demand));
         // An elastic job may be faster on another count of its range: its ideal is the best of them.
         const bool elastic = job.minGpus > 0 || job.maxGpus > 0 || !job.allowedGpus.empty();
         const int top = std::min(s.maxGpus, m_cluster.totalGpus());
@@ -102,6 +101,7 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
                 if (std::isfinite(r) && r > 0)
                     best = std::max(best, r * packedFactor(s, c, m_maxPerNode[t]));
             }
+            best = std::max(best, mixedRate(j, c));
         }
         if (best <= 0)
             throw Error("", where,
@@ -110,6 +110,32 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
                                     job.id, s.demand, allowedGpus));
         s.idealS = s.work / best;
     }
+}
+
+double PreparedWorkload::mixedRate(std::size_t j, int count) const
+{
+    // allocationRate() runs a mix at its slowest type's rate, with the slowdown of its span; a mix spans at least two
+    // nodes, as a node has one type. So no mix of `count` GPUs beats the rate of the count-th fastest GPU the job may
+    // use, with the least slowdown two nodes can have.
+    const auto& s = m_sim[j];
+    if (s.requiredType >= 0)
+        return 0;
+    std::vector<std::pair<double, int>> byRate; // (rate at `count`, GPUs of that type)
+    for (std::size_t t = 0; t < m_types.size(); ++t) {
+        const double r = m_source->rate(m_jobs[j], *m_types[t], count);
+        if (std::isfinite(r) && r > 0)
+            byRate.emplace_back(r, m_gpusOfType[t]);
+    }
+    std::sort(byRate.begin(), byRate.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    int gpus = 0;
+    for (std::size_t k = 0; k < byRate.size(); ++k) {
+        gpus += byRate[k].second;
+        if (gpus >= count) // k == 0: the fastest type alone has them; packedFactor() rates that, not a mix
+            return k == 0 ? 0
+                          : byRate[k].first *
+                                m_locality.factor(s.localityKey, count, 2, m_hasRacks ? Span::Rack : Span::Cluster);
+    }
+    return 0;
 }
 
 double PreparedWorkload::packedFactor(const SimJob& s, int count, int perNode) const

@@ -20,10 +20,11 @@ struct SimJob
     int demand = 1;        ///< GPUs asked for
     int requiredType = -1; ///< sim type index the job must run on, -1 = any
     double priority = 1;
-    double idealS =
-        0;           ///< run time alone on its best allocation of `demand` GPUs (a lower bound when it must mix types)
-    int minGpus = 1; ///< elastic range (docs/simulator.md, "Elastic jobs"); rigid: minGpus = maxGpus = demand
-    int maxGpus = 1; ///< INT_MAX: no limit (a serverless job without a declared range)
+    /** Run time alone on its best allocation of `demand` GPUs (or another count of its range), one type or a mix of
+     *  types; for a mix, a lower bound (docs/simulator.md, "Ideal run time"). */
+    double idealS = 0;
+    int minGpus = 1;      ///< elastic range (docs/simulator.md, "Elastic jobs"); rigid: minGpus = maxGpus = demand
+    int maxGpus = 1;      ///< INT_MAX: no limit (a serverless job without a declared range)
     int localityKey = -1; ///< its row in the locality model
 };
 
@@ -109,6 +110,8 @@ private:
     bool m_hasRacks = false;
 
     double packedFactor(const SimJob& s, int count, int perNode) const;
+    /** The best rate job j could get on `count` GPUs of several types (0 when no mix is possible or useful). */
+    double mixedRate(std::size_t j, int count) const;
 };
 
 } // namespace orrery::sim

@@ -100,6 +100,9 @@ struct DecisionTiming
     double wallS = 0;
     int queued = 0;
     int running = 0;
+    /** Of wallS, the seconds inside LP/MILP solves (core/opt). Wall time like wallS: reported, never compared,
+     *  never stored as part of what makes a run (only the store's decision chunks keep wall times). */
+    double solverS = 0;
 };
 
 /**

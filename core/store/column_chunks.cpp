@@ -48,6 +48,9 @@ class LabelTable
 public:
     explicit LabelTable(const std::string& path) : m_path(path) {}
 
+    /** The table named when a label cannot be stored. */
+    void setTable(const char* table) { m_table = table; }
+
     void clear()
     {
         m_blob.clear();
@@ -58,7 +61,7 @@ public:
     std::int32_t append(std::string_view s)
     {
         if (s.find('\0') != std::string_view::npos)
-            throw Error(m_path, "jobs",
+            throw Error(m_path, m_table,
                         fmt::format("label \"{}\" holds a NUL character, which the store cannot keep",
                                     std::string(s.substr(0, s.find('\0')))));
         m_blob.append(s);
@@ -81,6 +84,7 @@ public:
 
 private:
     const std::string& m_path;
+    const char* m_table = "jobs";
     std::string m_blob;
     std::int32_t m_count = 0;
     std::unordered_map<std::string_view, std::int32_t> m_index;
@@ -144,6 +148,12 @@ struct ColumnChunkWriter::Impl
                                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
                                  "?18, ?19, ?20, ?21)");
     }
+    Statement& events()
+    {
+        return statement(m_events,
+                         "INSERT OR REPLACE INTO event_chunks (run_id, chunk_index, first_record, records, "
+                         "labels, job_index, time_s, kind, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    }
     Statement& dropIntervals() { return statement(m_dropIntervals, "DELETE FROM interval_chunks WHERE run_id = ?1"); }
 
     static void bindHeader(Statement& s, const ChunkRange& c)
@@ -155,7 +165,7 @@ struct ColumnChunkWriter::Impl
 
     Connection& db;
     std::int64_t runId;
-    std::optional<Statement> m_intervals, m_utilization, m_decisions, m_jobs, m_dropIntervals;
+    std::optional<Statement> m_intervals, m_utilization, m_decisions, m_jobs, m_events, m_dropIntervals;
     // Column buffers, reused: statements bind them without copying.
     std::vector<std::int32_t> i0, i1, i2;
     std::vector<double> d0, d1;
@@ -163,6 +173,37 @@ struct ColumnChunkWriter::Impl
     std::array<std::vector<std::int32_t>, kJobInts> jobInts;
     std::array<std::vector<double>, kJobDoubles> jobDoubles;
     LabelTable labels;
+
+    /** Event chunks from records [from, rows.size()); `kindOf(row)` names a row's kind. */
+    template <typename Row, typename KindOf>
+    std::size_t writeEvents(const std::vector<Row>& rows, std::size_t from, KindOf kindOf)
+    {
+        std::size_t written = 0;
+        labels.setTable("job_events");
+        for (const ChunkRange& c : chunksFrom(from, rows.size())) {
+            i0.clear(), i1.clear(), i2.clear(), d0.clear();
+            labels.clear();
+            LabelColumn kind, detail;
+            for (std::size_t i = c.first; i < c.end; ++i) {
+                const Row& e = rows[i];
+                i0.push_back(e.job);
+                d0.push_back(e.timeS);
+                i1.push_back(kind.code(labels, kindOf(e)));
+                i2.push_back(detail.code(labels, e.detail));
+            }
+            Statement& st = events();
+            bindHeader(st, c);
+            st.bindStaticBlob(5, labels.blob().data(), labels.blob().size());
+            bindColumn(st, 6, i0);
+            bindColumn(st, 7, d0);
+            bindColumn(st, 8, i1);
+            bindColumn(st, 9, i2);
+            st.run();
+            written += c.end - c.first;
+        }
+        labels.setTable("jobs");
+        return written;
+    }
 };
 
 ColumnChunkWriter::ColumnChunkWriter(Connection& db, std::int64_t runId) : m(std::make_unique<Impl>(db, runId))
@@ -292,6 +333,16 @@ std::size_t ColumnChunkWriter::writeJobs(const std::vector<sim::JobRecord>& rows
     return written;
 }
 
+std::size_t ColumnChunkWriter::writeEvents(const std::vector<sim::JobEvent>& rows, std::size_t from)
+{
+    return m->writeEvents(rows, from, [](const sim::JobEvent& e) { return std::string_view(sim::toString(e.kind)); });
+}
+
+std::size_t ColumnChunkWriter::writeEvents(const std::vector<StoredEvent>& rows, std::size_t from)
+{
+    return m->writeEvents(rows, from, [](const StoredEvent& e) { return std::string_view(e.kind); });
+}
+
 void ColumnChunkWriter::deleteIntervals()
 {
     m->dropIntervals().run();
@@ -411,6 +462,37 @@ std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string
     return out;
 }
 
+std::vector<sim::JobEvent> readJobEvents(Connection& db, const std::string& path, std::int64_t runId)
+{
+    std::vector<sim::JobEvent> out;
+    ChunkReader r(db, path, "event_chunks", runId, "labels, job_index, time_s, kind, detail");
+    while (r.next()) {
+        const std::size_t n = r.rows();
+        const auto labels = chunk::splitLabels(r.blob(3));
+        if (!labels)
+            r.damaged("labels do not end with a NUL byte");
+        const auto job = r.values<std::int32_t>(4, "job_index", n);
+        const auto time = r.values<double>(5, "time_s", n);
+        const auto kind = r.values<std::int32_t>(6, "kind", n);
+        const auto detail = r.values<std::int32_t>(7, "detail", n);
+        const auto label = [&](std::int32_t code, const char* column, std::size_t i) {
+            if (code < 0 || static_cast<std::size_t>(code) >= labels->size())
+                r.damaged(fmt::format("record {}: {} refers to label {} of {}", i, column, code, labels->size()));
+            return (*labels)[static_cast<std::size_t>(code)];
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+            if (job[i] < 0 || job[i] >= kMaxJobIndex)
+                r.damaged(fmt::format("record {}: job_index {}", i, job[i]));
+            const std::string_view name = label(kind[i], "kind", i);
+            const auto k = sim::jobEventKindFromString(name);
+            if (!k)
+                r.damaged(fmt::format("record {}: unknown event kind \"{}\"", i, name));
+            out.push_back({time[i], job[i], *k, std::string(label(detail[i], "detail", i))});
+        }
+    }
+    return out;
+}
+
 std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, std::int64_t runId,
                                      std::size_t expectedJobs, std::vector<char>* stored)
 {
@@ -486,7 +568,7 @@ std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, st
 std::int64_t chunkedRecordCount(Connection& db, const std::string& table, std::int64_t runId)
 {
     if (table != "job_chunks" && table != "interval_chunks" && table != "utilization_chunks" &&
-        table != "decision_chunks")
+        table != "decision_chunks" && table != "event_chunks")
         throw std::invalid_argument("chunkedRecordCount: unknown table " + table);
     Statement s(db, fmt::format("SELECT coalesce(sum(records), 0) FROM {} WHERE run_id = ?1", table));
     s.bind(1, runId);

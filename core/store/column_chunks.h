@@ -22,6 +22,15 @@ class Connection;
  * The byte layout is documented in docs/database.md for pandas/numpy users.
  */
 
+/** A job event as the store keeps it: the kind as its name (sim::toString(JobEventKind)). */
+struct StoredEvent
+{
+    int job = 0;
+    double timeS = 0;
+    std::string kind;
+    std::string detail;
+};
+
 /**
  * Appends one run's series chunk by chunk. A write starts at the chunk that
  * holds the first record not yet written and replaces it, so a growing
@@ -46,6 +55,12 @@ public:
      */
     std::size_t writeJobs(const std::vector<sim::JobRecord>& jobs, const std::vector<std::uint32_t>& order,
                           std::size_t from);
+    /**
+     * Job events (schema 6, event_chunks): append-only like the series above. Kinds and details are
+     * stored as text in the chunk's labels, so a kind this build does not know survives a migration.
+     */
+    std::size_t writeEvents(const std::vector<sim::JobEvent>& rows, std::size_t from);
+    std::size_t writeEvents(const std::vector<StoredEvent>& rows, std::size_t from);
     /** Removes the run's interval chunks (the series is about to be written again in another order). */
     void deleteIntervals();
 
@@ -58,6 +73,8 @@ private:
 std::vector<sim::AllocationInterval> readIntervals(Connection& db, const std::string& path, std::int64_t runId);
 std::vector<sim::UtilizationSample> readUtilization(Connection& db, const std::string& path, std::int64_t runId);
 std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string& path, std::int64_t runId);
+/** A run's job events in the order they happened; an unknown kind is a damaged chunk. */
+std::vector<sim::JobEvent> readJobEvents(Connection& db, const std::string& path, std::int64_t runId);
 /**
  * A run's job records, each at its job_index; jobs an interrupted run never wrote stay default (empty
  * id). `expectedJobs` sizes the result when known (the run's job_count). `stored`, when given, gets 1
@@ -66,8 +83,8 @@ std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string
 std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, std::int64_t runId,
                                      std::size_t expectedJobs = 0, std::vector<char>* stored = nullptr);
 
-/** Number of records a run's chunks of `table` hold (job_chunks, interval_chunks, utilization_chunks or
- * decision_chunks). */
+/** Number of records a run's chunks of `table` hold (job_chunks, interval_chunks, utilization_chunks,
+ * decision_chunks or event_chunks). */
 std::int64_t chunkedRecordCount(Connection& db, const std::string& table, std::int64_t runId);
 
 } // namespace orrery::store

@@ -51,33 +51,15 @@ std::size_t writeJobExtras(Connection& db, std::int64_t runId, const std::vector
         const std::string text = jobExtrasJson(jobs[order[k]]);
         if (text.empty())
             continue;
+        // A plain INSERT (a job's extras are written once): OR REPLACE with foreign keys on makes SQLite keep a
+        // statement journal for every row, which it writes to a temporary file, two write() calls a row.
         if (!insert)
-            insert.emplace(db, "INSERT OR REPLACE INTO job_extras (run_id, job_index, extras) VALUES (?1, ?2, ?3)");
+            insert.emplace(db, "INSERT INTO job_extras (run_id, job_index, extras) VALUES (?1, ?2, ?3)");
         insert->bind(1, runId).bind(2, static_cast<std::int64_t>(order[k])).bind(3, text);
         insert->run();
         ++rows;
     }
     return rows;
-}
-
-std::size_t writeJobEvents(Connection& db, std::int64_t runId, const std::vector<sim::JobEvent>& events,
-                           std::size_t from)
-{
-    if (from >= events.size())
-        return 0;
-    Statement insert(db, "INSERT OR REPLACE INTO job_events (run_id, event_index, job_index, time_s, kind, detail) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-    for (std::size_t i = from; i < events.size(); ++i) {
-        const auto& e = events[i];
-        insert.bind(1, runId)
-            .bind(2, static_cast<std::int64_t>(i))
-            .bind(3, e.job)
-            .bind(4, e.timeS)
-            .bind(5, sim::toString(e.kind))
-            .bindStatic(6, e.detail);
-        insert.run();
-    }
-    return events.size() - from;
 }
 
 std::size_t writeSeries(Connection& db, std::int64_t runId, const std::vector<sim::MetricSeries>& series)
@@ -138,20 +120,6 @@ void readJobExtras(Connection& db, const std::string& path, std::int64_t runId, 
             if (std::find(reserved.begin(), reserved.end(), item.key()) == reserved.end())
                 j.extras.emplace_back(item.key(), item.value().dump());
     }
-}
-
-std::vector<sim::JobEvent> readJobEvents(Connection& db, const std::string& path, std::int64_t runId)
-{
-    std::vector<sim::JobEvent> out;
-    Statement s(db, "SELECT job_index, time_s, kind, detail FROM job_events WHERE run_id = ?1 ORDER BY event_index");
-    s.bind(1, runId);
-    while (s.step()) {
-        const auto kind = sim::jobEventKindFromString(s.columnText(2));
-        if (!kind)
-            throw Error(path, "job_events", fmt::format("run {}: unknown event kind \"{}\"", runId, s.columnText(2)));
-        out.push_back({s.columnDouble(1), static_cast<int>(s.columnInt(0)), *kind, s.columnText(3)});
-    }
-    return out;
 }
 
 std::vector<sim::MetricSeries> readSeries(Connection& db, const std::string& /*path*/, std::int64_t runId)

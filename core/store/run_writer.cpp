@@ -108,14 +108,15 @@ struct RunWriter::Impl
             begin(); // rows() may have committed: the extras go into a transaction too, not one each
             rows(writeJobExtras(db, runId, r.jobs, jobOrder, jobsWritten));
         }
-        // Extensible records (schema 5): events and series are written once, when the run ends. Events
-        // appended at every sync made storing a 20,000-job tiresias run (56,000 events) ten times slower
-        // (measured, cause not yet traced); an interrupted run keeps its jobs' extras but not its events.
-        if (allJobs && eventsWritten < r.jobEvents.size()) {
+        // Events are append-only too (schema 6: column chunks), so they are synced as the run goes and an
+        // interrupted run keeps them. As one row each (schema 5) they were written only at the end: OR REPLACE
+        // rows cost a statement journal each (job_records.cpp), which made every sync slow.
+        if (eventsWritten < r.jobEvents.size()) {
             begin();
-            rows(writeJobEvents(db, runId, r.jobEvents, eventsWritten));
+            rows(chunks.writeEvents(r.jobEvents, eventsWritten));
             eventsWritten = r.jobEvents.size();
         }
+        // Series are replaced as a whole, so they are written once, when the run ends.
         if (allJobs && !r.series.empty()) {
             begin();
             rows(writeSeries(db, runId, r.series));

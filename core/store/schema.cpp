@@ -20,7 +20,7 @@ namespace {
 // Forward migrations, in order: migration i takes user_version i to i + 1.
 // Never edit one that has shipped; append a new one instead. docs/database.md
 // describes the resulting schema.
-constexpr std::array<std::string_view, 5> kMigrations = {
+constexpr std::array<std::string_view, 6> kMigrations = {
     R"SQL(
 CREATE TABLE scenarios (
     id            INTEGER PRIMARY KEY,
@@ -242,6 +242,22 @@ SELECT r.id AS run_id, s.name AS scenario, s.content_hash AS scenario_hash, r.po
        r.dropped_job_count, r.avg_jct_s, r.makespan_s, r.cost_usd, r.sim_wall_s
 FROM runs r JOIN scenarios s ON s.id = r.scenario_id;
 )SQL",
+    // 6: job events become column chunks like the other per-record series (a preemptive 100,000-job run has
+    // ~300,000 of them); convertEventsToChunks() moves old rows over. The extension's job_events reads them.
+    R"SQL(
+CREATE TABLE event_chunks (
+    run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    chunk_index   INTEGER NOT NULL,
+    first_record  INTEGER NOT NULL,
+    records       INTEGER NOT NULL,
+    labels        BLOB NOT NULL,
+    job_index     BLOB NOT NULL,
+    time_s        BLOB NOT NULL,
+    kind          BLOB NOT NULL,
+    detail        BLOB NOT NULL,
+    PRIMARY KEY (run_id, chunk_index)
+);
+)SQL",
 };
 
 std::vector<std::int64_t> runIds(Connection& db)
@@ -251,6 +267,28 @@ std::vector<std::int64_t> runIds(Connection& db)
     while (s.step())
         runs.push_back(s.columnInt(0));
     return runs;
+}
+
+/**
+ * Migration 6's data step: every run's job_events rows become event chunks, in event_index order. Kinds are
+ * copied as text, so a kind this build does not know is kept, not refused.
+ */
+void convertEventsToChunks(Connection& db)
+{
+    for (const std::int64_t run : runIds(db)) {
+        std::vector<StoredEvent> events;
+        Statement s(db,
+                    "SELECT job_index, time_s, kind, detail FROM job_events WHERE run_id = ?1 ORDER BY event_index");
+        s.bind(1, run);
+        while (s.step()) {
+            const std::int64_t job = s.columnInt(0);
+            if (job < 0 || job >= kMaxJobIndex)
+                throw Error(db.path(), "job_events", fmt::format("run {}: job_index {} is out of range", run, job));
+            events.push_back({static_cast<int>(job), s.columnDouble(1), s.columnText(2), s.columnText(3)});
+        }
+        ColumnChunkWriter(db, run).writeEvents(events, 0);
+    }
+    db.exec("DROP TABLE job_events;");
 }
 
 /** Migration 5's data step: no run stored before could drop a job, so every ended run dropped none. */
@@ -379,6 +417,8 @@ void migrate(Connection& db, int target)
             convertJobsToChunks(db);
         if (version + 1 == 5)
             fillDroppedCounts(db);
+        if (version + 1 == 6)
+            convertEventsToChunks(db);
         // Pragmas take no parameters; both values are integers formatted here, never user text.
         db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
         db.exec(fmt::format("PRAGMA user_version = {}", version + 1));

@@ -39,9 +39,9 @@ private slots:
         const auto doc = nlohmann::json::parse(r.out);
         const auto& runs = doc.at("runs");
         QCOMPARE(runs.size(), std::size_t(2));
-        for (const char* key :
-             {"policy", "jobs", "jobs_completed", "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s",
-              "makespan_s", "utilization", "gpu_hours", "cost_usd", "decisions", "decision_wall_s_total", "wall_s"})
+        for (const char* key : {"policy", "jobs", "jobs_completed", "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s",
+                                "avg_queue_s", "makespan_s", "utilization", "gpu_hours", "cost_usd", "decisions",
+                                "decision_wall_s_total", "decision_solver_s_total", "wall_s"})
             QVERIFY2(runs[0].contains(key), key);
         QCOMPARE(runs[0]["policy"].get<std::string>(), std::string("fifo"));
         QCOMPARE(runs[1]["policy"].get<std::string>(), std::string("sjf"));

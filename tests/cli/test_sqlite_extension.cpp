@@ -9,6 +9,7 @@
 
 #include <QTemporaryDir>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <sqlite3.h>
@@ -213,6 +214,13 @@ Row decisionRow(std::int64_t run, std::size_t index, const sim::DecisionTiming& 
             integer(d.running)};
 }
 
+Row eventRow(std::int64_t run, std::size_t index, const sim::JobEvent& e)
+{
+    return {
+        integer(run),  integer(static_cast<std::int64_t>(index)), integer(e.job), e.timeS, text(sim::toString(e.kind)),
+        text(e.detail)};
+}
+
 /** Readable form of a row for failure messages. */
 std::string show(const Row& row)
 {
@@ -303,6 +311,11 @@ sim::RunResult syntheticRun(std::size_t jobs)
         r.utilization.push_back({static_cast<double>(i) * 2.5, a + b, {a, b}});
         r.decisions.push_back({static_cast<double>(i) * 0.5, static_cast<double>(i % 9) * 1e-6 + 1e-7,
                                static_cast<int>(i % 11), static_cast<int>(i % 13)});
+        const auto kind = static_cast<sim::JobEventKind>(i % 4);
+        r.jobEvents.push_back({static_cast<double>(i) * 0.75, static_cast<int>(i % 97 % jobs), kind,
+                               kind == sim::JobEventKind::Drop      ? "deadline " + std::to_string(i % 3)
+                               : kind == sim::JobEventKind::Profile ? std::to_string(i % 50)
+                                                                    : std::string()});
     }
     r.makespanS = r.jobs.back().arrivalS + 200;
     r.wallS = 0.05;
@@ -328,6 +341,7 @@ std::int64_t storeIncrementally(store::RunStore& s, const store::RunInfo& info, 
         partial.intervals.resize(full.intervals.size() * cut / n);
         partial.utilization.resize(full.utilization.size() * cut / n);
         partial.decisions.resize(full.decisions.size() * cut / n);
+        partial.jobEvents.resize(full.jobEvents.size() * cut / n);
         writer.sync(partial);
     }
     writer.finish(full, store::RunStatus::Completed);
@@ -409,6 +423,10 @@ class TestSqliteExtension : public QObject
     {
         return expectedSeries(run, &sim::RunResult::decisions, decisionRow);
     }
+    std::vector<Row> expectedEvents(std::int64_t run) const
+    {
+        return expectedSeries(run, &sim::RunResult::jobEvents, eventRow);
+    }
 
     /** The error of `sql` on a copy of the store damaged by `damage` (SQL with ?1 bound to `blob`). */
     std::string errorAfterDamage(const std::string& damage, const std::string& sql, const std::string& blob = {})
@@ -467,6 +485,7 @@ private slots:
         QVERIFY(big.intervals.size() > 2 * store::kChunkRows);
         QVERIFY(big.utilization.size() > store::kChunkRows);
         QVERIFY(big.decisions.size() > store::kChunkRows);
+        QVERIFY(big.jobEvents.size() > store::kChunkRows);
         QVERIFY(!m_stored.at(m_runs[1]).result.intervals.empty());
     }
 
@@ -526,6 +545,30 @@ print(n, finished, repr(jct))
         QVERIFY2(std::abs(gotJct - jct) <= 1e-9 * std::abs(jct), out.c_str());
     }
 
+    /** scripts/orrery_db.py, the standard-library route, reads the event chunks as the store does. */
+    void stdlibReaderReadsEvents()
+    {
+        const char* script = R"PY(
+import sqlite3, sys
+sys.path.insert(0, sys.argv[1])
+import orrery_db
+ev = orrery_db.job_events(sqlite3.connect(sys.argv[2]), int(sys.argv[3]))
+print(len(ev), sum(1 for e in ev if e['kind'] == 'drop'), ev[4100]['job_index'], '%.17g' % ev[4100]['time_s'],
+      ev[4100]['kind'], '[%s]' % ev[4102]['detail'], '[%s]' % ev[4103]['detail'])
+)PY";
+        const auto r =
+            test::runCommand({"python3", "-c", script, test::sourcePath("scripts"), m_path, std::to_string(m_runs[0])});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        const auto& events = m_stored.at(m_runs[0]).result.jobEvents;
+        const auto drops = std::count_if(events.begin(), events.end(),
+                                         [](const sim::JobEvent& e) { return e.kind == sim::JobEventKind::Drop; });
+        const auto& e = events.at(4100);
+        std::ostringstream want;
+        want << events.size() << " " << drops << " " << e.job << " " << fmt::format("{:.17g}", e.timeS) << " "
+             << sim::toString(e.kind) << " [" << events.at(4102).detail << "] [" << events.at(4103).detail << "]\n";
+        QCOMPARE(r.out, want.str());
+    }
+
     void everyColumnOfEveryRecordOfEachRun()
     {
         Db db(m_path, SQLITE_OPEN_READONLY);
@@ -538,7 +581,18 @@ print(n, finished, repr(jct))
             COMPARE_ROWS(db.rows("SELECT * FROM utilization WHERE run_id = ?1", {integer(run)}),
                          expectedUtilization(run));
             COMPARE_ROWS(db.rows("SELECT * FROM decisions WHERE run_id = ?1", {integer(run)}), expectedDecisions(run));
+            COMPARE_ROWS(db.rows("SELECT * FROM job_events WHERE run_id = ?1", {integer(run)}), expectedEvents(run));
         }
+        // Looked up by job, as a join with jobs asks: the events of job 7 of the big run, in event order.
+        std::vector<Row> ofJob7;
+        for (const auto& r : expectedEvents(m_runs[0]))
+            if (std::get<std::int64_t>(r[2]) == 7)
+                ofJob7.push_back(r);
+        QVERIFY(ofJob7.size() > 1);
+        COMPARE_ROWS(db.rows("SELECT * FROM job_events WHERE run_id = ?1 AND job_index = 7", {integer(m_runs[0])}),
+                     ofJob7);
+        COMPARE_ROWS(db.rows("SELECT * FROM job_events WHERE run_id = ?1 AND event_index = 4100", {integer(m_runs[0])}),
+                     std::vector<Row>{expectedEvents(m_runs[0]).at(4100)});
         // The big run's jobs really are stored out of job_index order.
         const auto order = db.rows("SELECT job_index FROM jobs WHERE run_id = ?1", {integer(m_runs[0])});
         QVERIFY(!std::is_sorted(order.begin(), order.end()));
@@ -548,8 +602,10 @@ print(n, finished, repr(jct))
     {
         Db db(m_path, SQLITE_OPEN_READONLY);
         QCOMPARE(db.load(), std::string());
-        std::vector<Row> intervals, utilization, decisions, jobs;
+        std::vector<Row> intervals, utilization, decisions, jobs, events;
         for (const auto run : m_runs) {
+            for (auto& r : expectedEvents(run))
+                events.push_back(std::move(r));
             for (auto& r : expectedIntervals(run))
                 intervals.push_back(std::move(r));
             for (auto& r : expectedUtilization(run))
@@ -562,6 +618,7 @@ print(n, finished, repr(jct))
         COMPARE_ROWS(db.rows("SELECT * FROM intervals"), intervals);
         COMPARE_ROWS(db.rows("SELECT * FROM utilization"), utilization);
         COMPARE_ROWS(db.rows("SELECT * FROM decisions"), decisions);
+        COMPARE_ROWS(db.rows("SELECT * FROM job_events"), events);
         COMPARE_ROWS(db.rows("SELECT * FROM jobs ORDER BY run_id, job_index"), jobs);
         // Column names are those of the old plain tables.
         QVERIFY(db.query("SELECT run_id, job_index, job_id, model, user, arrival_s, start_s, end_s, gpus, gpu_type, "
@@ -819,6 +876,14 @@ print(n, finished, repr(jct))
              "decisions: run " + run +
                  " chunk 1 of decision_chunks is damaged: starts at record 4096 with "
                  "4611686018427387904 records"},
+            {"UPDATE event_chunks SET kind = ?1" + where, "SELECT kind FROM job_events",
+             blobOfInt32(
+                 std::vector<std::int32_t>(m_stored.at(m_runs[0]).result.jobEvents.size() - store::kChunkRows, 99)),
+             "job_events: run " + run + " chunk 1 of event_chunks is damaged: column kind of record 0 is label 99"},
+            {"UPDATE event_chunks SET time_s = zeroblob(8)" + where,
+             "SELECT * FROM job_events WHERE job_index = 2",
+             {},
+             "job_events: run " + run + " chunk 1 of event_chunks is damaged: column time_s holds 8 bytes"},
         };
         for (const auto& c : cases) {
             const std::string error = errorAfterDamage(c.damage, c.query, c.blob);
@@ -835,10 +900,11 @@ print(n, finished, repr(jct))
         }
         Db db(p, SQLITE_OPEN_READONLY);
         QCOMPARE(db.load(), std::string());
-        for (const auto& [table, version] :
-             std::vector<std::pair<std::string, int>>{{"jobs", 4}, {"utilization", 3}, {"decisions", 3}}) {
+        for (const auto& [table, version] : std::vector<std::pair<std::string, int>>{
+                 {"jobs", 4}, {"utilization", 3}, {"decisions", 3}, {"job_events", 6}}) {
             const auto chunks = table == "jobs"          ? "job_chunks"
                                 : table == "utilization" ? "utilization_chunks"
+                                : table == "job_events"  ? "event_chunks"
                                                          : "decision_chunks";
             for (const std::string where : {"", " WHERE run_id = 1", " WHERE run_id = 1 AND rowid = 2"}) {
                 const auto r = db.query("SELECT * FROM " + table + where);

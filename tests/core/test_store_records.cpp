@@ -1,5 +1,5 @@
 // The store's extensible records (schema version 5, docs/database.md "Extensible records"): job extras,
-// job events and named series; and the migration of stores written before them.
+// job events (column chunks since schema 6) and named series; and the migration of stores written before them.
 #include "store_fixtures.h"
 #include "test_support.h"
 
@@ -95,11 +95,12 @@ private slots:
         QCOMPARE(s.connection().queryInt("SELECT dropped_job_count FROM runs WHERE id = 1"), std::int64_t(1));
         QCOMPARE(s.connection().queryInt("SELECT dropped_job_count FROM run_overview WHERE run_id = 1"),
                  std::int64_t(1));
-        // Plain SQL reads the extras (JSON1) and events.
+        // Plain SQL reads the extras (JSON1); the events are one chunk (the extension reads them as rows).
         QCOMPARE(s.connection().queryInt("SELECT json_extract(extras, '$.suspensions') FROM job_extras "
                                          "WHERE run_id = 1 AND job_index = 0"),
                  std::int64_t(1));
-        QCOMPARE(s.connection().queryInt("SELECT count(*) FROM job_events WHERE kind = 'drop'"), std::int64_t(1));
+        QCOMPARE(store::chunkedRecordCount(s.connection(), "event_chunks", id), std::int64_t(3));
+        QCOMPARE(s.connection().queryInt("SELECT count(*) FROM event_chunks"), std::int64_t(1));
         // A job without lifecycle data has no row.
         QCOMPARE(s.connection().queryInt("SELECT count(*) FROM job_extras WHERE job_index = 2"), std::int64_t(0));
         // The export shows the dropped job as dropped, never as finished.
@@ -112,7 +113,7 @@ private slots:
         // Deleting the run deletes its records.
         QVERIFY(s.deleteRun(id));
         QCOMPARE(s.connection().queryInt("SELECT (SELECT count(*) FROM job_extras) + (SELECT count(*) FROM "
-                                         "job_events) + (SELECT count(*) FROM run_series)"),
+                                         "event_chunks) + (SELECT count(*) FROM run_series)"),
                  std::int64_t(0));
     }
 
@@ -126,7 +127,7 @@ private slots:
         store::RunStore s(path("default.sqlite"));
         s.storeRun(test::twoNodeRunInfo("t", "{}", "fifo", 1), r);
         QCOMPARE(s.connection().queryInt("SELECT (SELECT count(*) FROM job_extras) + (SELECT count(*) FROM "
-                                         "job_events) + (SELECT count(*) FROM run_series)"),
+                                         "event_chunks) + (SELECT count(*) FROM run_series)"),
                  std::int64_t(0));
         QCOMPARE(s.connection().queryInt("SELECT dropped_job_count FROM runs"), std::int64_t(0));
     }
@@ -148,7 +149,36 @@ private slots:
         QVERIFY(run.partial);
         QCOMPARE(run.jobStored, (std::vector<char>{0, 1, 1}));
         QCOMPARE(run.result.jobs[1].droppedS, 40.0);
-        QVERIFY(run.result.jobEvents.empty()); // events are written when the run ends
+        // Events are synced as the run goes (schema 6), so the interrupted run keeps them.
+        QCOMPARE(run.result.jobEvents.size(), want.jobEvents.size());
+        QCOMPARE(run.result.jobEvents[1].detail, std::string("cannot meet its deadline"));
+        QVERIFY(run.result.series.empty()); // series are written when the run ends
+    }
+
+    void eventsSyncedAcrossChunks()
+    {
+        // A preemptive run has hundreds of thousands of events: synced in parts, the last partial chunk is
+        // rewritten by the next sync, and they come back whole and in order.
+        const auto p = path("events.sqlite");
+        auto want = lifecycleRun();
+        want.jobEvents.clear();
+        for (int i = 0; i < 9000; ++i)
+            want.jobEvents.push_back({i * 0.5, i % 3, i % 2 ? sim::JobEventKind::Resume : sim::JobEventKind::Suspend,
+                                      i % 1000 == 0 ? std::to_string(i) : std::string()});
+        store::RunStore s(p);
+        {
+            auto writer = s.beginRun(test::twoNodeRunInfo("t", "{}", "edf", 3));
+            auto partial = want;
+            for (const std::size_t n : {std::size_t(10), std::size_t(5000), std::size_t(8193)}) {
+                partial.jobEvents.assign(want.jobEvents.begin(), want.jobEvents.begin() + static_cast<long>(n));
+                writer.sync(partial);
+                QCOMPARE(store::chunkedRecordCount(s.connection(), "event_chunks", writer.runId()),
+                         static_cast<std::int64_t>(n));
+            }
+            writer.finish(want, store::RunStatus::Completed);
+        }
+        QCOMPARE(s.connection().queryInt("SELECT count(*) FROM event_chunks WHERE run_id = 1"), std::int64_t(3));
+        compareRecords(s.loadRun(1).result, want);
     }
 
     void version4StoresAreMigrated()
@@ -176,14 +206,14 @@ private slots:
                 store::RunStore ro(p, readOnly);
                 QFAIL("expected an error");
             } catch (const Error& e) {
-                QVERIFY2(std::string(e.what()).find("schema version 4, now 5") != std::string::npos, e.what());
+                QVERIFY2(std::string(e.what()).find("schema version 4, now 6") != std::string::npos, e.what());
             }
         }
         store::RunStore s(p);
         auto& db = s.connection();
         QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(store::schemaVersion()));
-        QCOMPARE(store::schemaVersion(), 5);
-        QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name IN ('job_extras', 'job_events', "
+        QCOMPARE(store::schemaVersion(), 6);
+        QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name IN ('job_extras', 'event_chunks', "
                              "'run_series')"),
                  std::int64_t(3));
         // The data step: an ended run dropped nothing; a run without a summary stays unknown.
@@ -202,17 +232,83 @@ private slots:
         QCOMPARE(s.integrityCheck(), std::string("ok"));
     }
 
-    void damagedExtrasNameTheTable()
+    void version5StoresAreMigrated()
+    {
+        // A store as schema version 5 left it: events as one row each, for two runs, one of them longer than a chunk.
+        const auto p = path("v5.sqlite");
+        std::vector<sim::JobEvent> many;
+        for (int i = 0; i < 5000; ++i)
+            many.push_back({i * 2.0, i % 7, i % 2 ? sim::JobEventKind::Resume : sim::JobEventKind::Suspend, ""});
+        many.push_back({10001, 3, sim::JobEventKind::Drop, "cannot meet its deadline"});
+        const auto few = lifecycleRun().jobEvents;
+        {
+            store::Connection db(p, store::Connection::Mode::ReadWriteCreate);
+            store::migrate(db, 5);
+            db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');"
+                    "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus, "
+                    "job_count, finished_job_count) VALUES (1, 'tiresias', 1, '0.1.0', 't', 'completed', 6, 0, 0), "
+                    "(1, 'edf', 1, '0.1.0', 't', 'completed', 6, 0, 0), "
+                    "(1, 'fifo', 1, '0.1.0', 't', 'completed', 6, 0, 0)");
+            store::Statement insert(db, "INSERT INTO job_events (run_id, event_index, job_index, time_s, kind, "
+                                        "detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+            // Inserted out of order: the migration must follow event_index, not the row order.
+            for (const auto& [run, events] : {std::pair{std::int64_t(2), few}, std::pair{std::int64_t(1), many}})
+                for (std::size_t k = events.size(); k-- > 0;) {
+                    insert.bind(1, run)
+                        .bind(2, static_cast<std::int64_t>(k))
+                        .bind(3, events[k].job)
+                        .bind(4, events[k].timeS)
+                        .bind(5, std::string(sim::toString(events[k].kind)))
+                        .bind(6, events[k].detail);
+                    insert.run();
+                }
+        }
+        store::RunStore s(p);
+        auto& db = s.connection();
+        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(6));
+        QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'job_events'"), std::int64_t(0));
+        QCOMPARE(store::chunkedRecordCount(db, "event_chunks", 1), std::int64_t(many.size()));
+        QCOMPARE(db.queryInt("SELECT count(*) FROM event_chunks WHERE run_id = 1"), std::int64_t(2));
+        QCOMPARE(db.queryInt("SELECT count(*) FROM event_chunks WHERE run_id = 3"), std::int64_t(0));
+        auto want = lifecycleRun();
+        for (const auto& [run, events] : {std::pair{std::int64_t(1), many}, std::pair{std::int64_t(2), few}}) {
+            const auto got = store::readJobEvents(db, p, run);
+            QCOMPARE(got.size(), events.size());
+            for (std::size_t k = 0; k < events.size(); ++k) {
+                QCOMPARE(got[k].timeS, events[k].timeS);
+                QCOMPARE(got[k].job, events[k].job);
+                QVERIFY(got[k].kind == events[k].kind);
+                QCOMPARE(got[k].detail, events[k].detail);
+            }
+        }
+        QVERIFY(store::readJobEvents(db, p, 3).empty());
+        QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void damagedEventsNameTheTable()
     {
         const auto p = path("damaged.sqlite");
         store::RunStore s(p);
         const auto id = s.storeRun(test::twoNodeRunInfo("t", "{}", "edf", 3), lifecycleRun());
-        s.connection().exec("UPDATE job_events SET kind = 'teleport' WHERE event_index = 0");
+        // The chunk's kinds are labels: one that no Orrery writes is a damaged chunk, named with its kind.
+        std::string labels;
+        {
+            store::Statement read(s.connection(), "SELECT labels FROM event_chunks WHERE run_id = ?1");
+            read.bind(1, id);
+            QVERIFY(read.step());
+            labels = std::string(read.columnBlob(0));
+        }
+        const auto at = labels.find("suspend");
+        QVERIFY(at != std::string::npos);
+        labels.replace(at, 7, "teleport");
+        store::Statement write(s.connection(), "UPDATE event_chunks SET labels = ?2 WHERE run_id = ?1");
+        write.bind(1, id).bindStaticBlob(2, labels.data(), labels.size());
+        write.run();
         try {
             s.loadRun(id);
             QFAIL("expected an error");
         } catch (const Error& e) {
-            QVERIFY2(std::string(e.what()).find("job_events") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("event_chunks") != std::string::npos, e.what());
             QVERIFY2(std::string(e.what()).find("teleport") != std::string::npos, e.what());
         }
     }

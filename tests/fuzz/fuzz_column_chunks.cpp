@@ -3,7 +3,8 @@
 // BLOB size checks and the label dictionary. The chunks go through an in-memory store with the real
 // schema, so the bytes reach the decoder exactly as they would from a damaged or hand-edited file.
 //
-// Input: one byte picks the table (and, for job_chunks, the run's job count, 1 to 64), then chunks until
+// Input: one byte picks the table (selector % 5: intervals, utilization, decisions, jobs, events; for job_chunks,
+// selector / 5 + 1 is the run's job count, 1 to 52), then chunks until
 // the input ends. A chunk is its integers as int32 little-endian (chunk_index, first_record, records,
 // and gpu_types for utilization_chunks), then each BLOB column as a uint16 little-endian length and
 // that many bytes (cut short at the end of the input).
@@ -36,13 +37,14 @@ struct Table
     const char* columns;
 };
 
-constexpr std::array<Table, 4> kTables = {{
+constexpr std::array<Table, 5> kTables = {{
     {"interval_chunks", 3, 4, "chunk_index, first_record, records, job_index, gpu, start_s, end_s"},
     {"utilization_chunks", 4, 3, "chunk_index, first_record, records, gpu_types, time_s, busy_gpus, busy_by_type"},
     {"decision_chunks", 3, 4, "chunk_index, first_record, records, sim_time_s, wall_s, queued, running"},
     {"job_chunks", 3, 17,
      "chunk_index, first_record, records, labels, job_index, job_id, model, user, gpu_type, gpus, restarts, "
      "nodes, demand, excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s"},
+    {"event_chunks", 3, 5, "chunk_index, first_record, records, labels, job_index, time_s, kind, detail"},
 }};
 
 constexpr std::int64_t kRun = 1;
@@ -133,8 +135,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         case 2:
             readDecisions(store.db, path, kRun);
             break;
-        default:
+        case 3:
             readJobs(store.db, path, kRun, selector / kTables.size() + 1);
+            break;
+        default:
+            readJobEvents(store.db, path, kRun);
             break;
         }
     } catch (const orrery::Error&) {

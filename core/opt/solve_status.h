@@ -1,0 +1,26 @@
+#pragma once
+
+namespace orrery::opt {
+
+/**
+ * How far a solver may go. Counts, never wall time, so that a solve (and with it a simulated run) is a function
+ * of its inputs: the same model gives the same answer on a fast machine and a loaded one.
+ */
+struct Limits
+{
+    int maxIterations = 1'000'000; ///< simplex or barrier iterations per solve (per node LP under CBC)
+    int maxNodes = 1'000'000;      ///< branch-and-bound nodes (MILP)
+};
+
+enum class Status {
+    Optimal,
+    Infeasible,
+    Unbounded,
+    IterationLimit, ///< stopped by Limits::maxIterations
+    NodeLimit,      ///< stopped by Limits::maxNodes (a MILP may still have a feasible solution)
+    Failed,         ///< numerical trouble or another solver status
+};
+
+const char* toString(Status status);
+
+} // namespace orrery::opt
