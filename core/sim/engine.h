@@ -72,6 +72,14 @@ public:
         oldGpus.resize(n);
         roundStartRemaining.assign(n, std::numeric_limits<double>::infinity());
         stepFloor.assign(n, 0);
+        plan.resize(n);
+        runPlan.resize(n);
+        segStart.assign(n, -1);
+        segCap.assign(n, std::numeric_limits<double>::infinity());
+        lastSegment.assign(n, -1);
+        samplesPerUnit.resize(n);
+        for (std::size_t j = 0; j < n; ++j)
+            samplesPerUnit[j] = w.job(static_cast<int>(j)).samplesPerUnit;
         gpuOpenSince.assign(static_cast<std::size_t>(w.cluster().totalGpus()), 0);
         gpuMark.assign(static_cast<std::size_t>(w.cluster().totalGpus()), 0);
 
@@ -133,7 +141,7 @@ public:
 
     // ---- Decision operations -------------------------------------------------------------------------------
     std::vector<int> findGpus(int j, int type) const;
-    void assign(int j, const std::vector<int>& list, bool checkRange = true);
+    void assign(int j, const std::vector<int>& list, bool checkRange = true, const Plan& withPlan = {});
     void release(int j);
     void wakeAt(double t)
     {
@@ -173,6 +181,7 @@ public:
     std::vector<double> restartLostS;    ///< restart pauses charged (elastic block)
     std::vector<char> restartPaused;     ///< whether the current pause is a restart's
     std::vector<double> estimateFactors; ///< per job; empty without estimate errors
+    std::vector<Plan> plan;              ///< per job: the plan of the GPUs it holds (default when none)
 
 private:
     [[noreturn]] void fail(const std::string& what) const
@@ -194,6 +203,16 @@ private:
     void openInterval(int g) { gpuOpenSince[static_cast<std::size_t>(g)] = now; }
     void closeInterval(int g, int j);
     void sampleUtilization();
+    // ---- plans, progress-dependent rates and rate segments (docs/simulator.md, "Plans and progress-dependent rates")
+    void checkPlan(int j, const Plan& p, std::size_t count) const;
+    double progressOf(int j) const { return 1.0 - remaining[static_cast<std::size_t>(j)] / w.job(j).work; }
+    void refreshRates();
+    void openSegment(int j, double from, double cap = std::numeric_limits<double>::infinity())
+    {
+        segStart[static_cast<std::size_t>(j)] = from;
+        segCap[static_cast<std::size_t>(j)] = cap;
+    }
+    void closeSegment(int j);
     double gavelLeaseEnd(int j, double roundS);
     void listAdd(std::vector<int>& list, std::vector<int>& pos, int j)
     {
@@ -222,6 +241,10 @@ private:
     std::vector<double> roundStartRemaining;
     std::vector<double> gpuOpenSince;
     std::vector<char> gpuMark;
+    std::vector<Plan> runPlan;             ///< per job: the plan of its last allocation with progress
+    std::vector<double> segStart, segCap;  ///< per job: its open rate segment's start (-1: none) and latest end
+    std::vector<std::int64_t> lastSegment; ///< per job: index of its last closed segment, -1 none
+    std::vector<double> samplesPerUnit;    ///< per job, under its current plan
     std::priority_queue<Event, std::vector<Event>, EventLater> heap;
     RunResult result;
     std::vector<double> profileS;   ///< per job: profiling asked for in this decision (seconds), else 0

@@ -25,6 +25,9 @@ struct SimJob
     int minGpus = 1; ///< elastic range (docs/simulator.md, "Elastic jobs"); rigid: minGpus = maxGpus = demand
     int maxGpus = 1; ///< INT_MAX: no limit (a serverless job without a declared range)
     int localityKey = -1; ///< its row in the locality model
+    /** Its source's rate depends on its progress (ThroughputSource::progressDependent): refreshed at decisions. */
+    bool progressDependent = false;
+    double samplesPerUnit = 0; ///< samples per work unit under the default plan, 0 = unknown
 };
 
 /** What the engine makes of a set of GPUs for one job (PreparedWorkload::allocationRate). */
@@ -80,7 +83,19 @@ public:
      * times the locality factor of their span. The one composition: the engine commits this rate, and
      * View::rateOn answers it for hypothetical allocations.
      */
-    AllocationRate allocationRate(int j, const std::vector<int>& gpus) const;
+    AllocationRate allocationRate(int j, const std::vector<int>& gpus) const
+    {
+        return allocationRate(j, gpus, Plan{}, 0.0);
+    }
+    /**
+     * The same under `plan` at `progress` (fraction of the work done): with the default plan and a job
+     * whose rate does not depend on progress, exactly the above; otherwise the source's planRate for
+     * the composition, times the same locality factor (docs/simulator.md, "Plans and progress-dependent
+     * rates").
+     */
+    AllocationRate allocationRate(int j, const std::vector<int>& gpus, const Plan& plan, double progress) const;
+    /** Whether some job's rate depends on its progress (the engine then refreshes rates at decisions). */
+    bool anyProgressDependent() const { return m_anyProgressDependent; }
     const LocalityModel& locality() const { return m_locality; }
     /** How far GPUs spread: one GPU, one node, one rack, or more (allocationRate with no job). */
     Span spanOf(const std::vector<int>& gpus) const { return allocationRate(-1, gpus).span; }
@@ -107,6 +122,7 @@ private:
     std::vector<double> m_rate;
     LocalityModel m_locality;
     bool m_hasRacks = false;
+    bool m_anyProgressDependent = false;
 
     double packedFactor(const SimJob& s, int count, int perNode) const;
 };

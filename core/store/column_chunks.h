@@ -46,6 +46,8 @@ public:
      */
     std::size_t writeJobs(const std::vector<sim::JobRecord>& jobs, const std::vector<std::uint32_t>& order,
                           std::size_t from);
+    /** Rate segments (schema 6), written once the run has ended: the engine extends a job's last segment. */
+    std::size_t writeRateSegments(const std::vector<sim::RateSegment>& rows, std::size_t from);
     /** Removes the run's interval chunks (the series is about to be written again in another order). */
     void deleteIntervals();
 
@@ -58,6 +60,7 @@ private:
 std::vector<sim::AllocationInterval> readIntervals(Connection& db, const std::string& path, std::int64_t runId);
 std::vector<sim::UtilizationSample> readUtilization(Connection& db, const std::string& path, std::int64_t runId);
 std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string& path, std::int64_t runId);
+std::vector<sim::RateSegment> readRateSegments(Connection& db, const std::string& path, std::int64_t runId);
 /**
  * A run's job records, each at its job_index; jobs an interrupted run never wrote stay default (empty
  * id). `expectedJobs` sizes the result when known (the run's job_count). `stored`, when given, gets 1
@@ -66,8 +69,8 @@ std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string
 std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, std::int64_t runId,
                                      std::size_t expectedJobs = 0, std::vector<char>* stored = nullptr);
 
-/** Number of records a run's chunks of `table` hold (job_chunks, interval_chunks, utilization_chunks or
- * decision_chunks). */
+/** Number of records a run's chunks of `table` hold (job_chunks, interval_chunks, utilization_chunks,
+ * decision_chunks or rate_segment_chunks). */
 std::int64_t chunkedRecordCount(Connection& db, const std::string& table, std::int64_t runId);
 
 } // namespace orrery::store

@@ -20,7 +20,7 @@ namespace {
 // Forward migrations, in order: migration i takes user_version i to i + 1.
 // Never edit one that has shipped; append a new one instead. docs/database.md
 // describes the resulting schema.
-constexpr std::array<std::string_view, 5> kMigrations = {
+constexpr std::array<std::string_view, 6> kMigrations = {
     R"SQL(
 CREATE TABLE scenarios (
     id            INTEGER PRIMARY KEY,
@@ -241,6 +241,22 @@ SELECT r.id AS run_id, s.name AS scenario, s.content_hash AS scenario_hash, r.po
        r.orrery_version, r.started_at, r.finished_at, r.total_gpus, r.job_count, r.finished_job_count,
        r.dropped_job_count, r.avg_jct_s, r.makespan_s, r.cost_usd, r.sim_wall_s
 FROM runs r JOIN scenarios s ON s.id = r.scenario_id;
+)SQL",
+    // 6: rate segments (docs/simulator.md, "Plans and progress-dependent rates") as column chunks: a run has
+    // about one per allocation, too many for a row each. Runs stored before have none.
+    R"SQL(
+CREATE TABLE rate_segment_chunks (
+    run_id         INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    chunk_index    INTEGER NOT NULL,
+    first_record   INTEGER NOT NULL,
+    records        INTEGER NOT NULL,
+    job_index      BLOB NOT NULL,
+    start_s        BLOB NOT NULL,
+    end_s          BLOB NOT NULL,
+    rate_per_s     BLOB NOT NULL,
+    samples_per_s  BLOB NOT NULL,
+    PRIMARY KEY (run_id, chunk_index)
+);
 )SQL",
 };
 
