@@ -506,6 +506,8 @@ void Engine::checkPlan(int j, const Plan& p, std::size_t count) const
         const StageLayout& st = p.stages[k];
         if (st.gpus <= 0 || st.layers < 0 || st.type < -1 || st.type >= w.typeCount())
             bad(fmt::format("stage {} needs gpus > 0, layers >= 0 and a GPU type in [-1, {})", k, w.typeCount()));
+        if (st.dp < 0 || st.tp < 0 || static_cast<long long>(std::max(st.dp, 1)) * std::max(st.tp, 1) > st.gpus)
+            bad(fmt::format("stage {}: its dp x tp must be >= 0 and fit its {} GPUs", k, st.gpus));
         sum += st.gpus;
     }
     if (sum > c)

@@ -5,12 +5,17 @@
 
 namespace orrery::sim {
 
-/** One pipeline stage of a plan: the GPUs it runs on and the layers it holds (Crius' Cell stages). */
+/**
+ * One pipeline stage of a plan: the GPUs it runs on, the layers it holds and how it splits them (Crius' Cell
+ * stages, each with its own DP x TP).
+ */
 struct StageLayout
 {
     int type = -1;  ///< sim GPU type (PreparedWorkload numbering), -1 = unspecified
     int gpus = 0;   ///< GPUs of the stage
     int layers = 0; ///< layers it holds, 0 = unspecified
+    int dp = 0;     ///< data-parallel degree inside the stage, 0 = unspecified
+    int tp = 0;     ///< tensor-parallel degree inside the stage, 0 = unspecified
     bool operator==(const StageLayout&) const = default;
 };
 

@@ -321,8 +321,12 @@ private slots:
                          "GPUs: its stages hold 5 GPUs"));
         stages.stages = {{0, 2, 12}, {7, 2, 12}};
         QVERIFY(run(stages).find("stage 1 needs gpus > 0, layers >= 0 and a GPU type in [-1, 1)") != std::string::npos);
+        stages.stages = {{0, 2, 12, 2, 2}, {0, 2, 12}};
+        QCOMPARE(QString::fromStdString(run(stages)),
+                 QString("policy \"scripted\" at t=0.0s: plan \"pp=2 stages=[0x2:12/2x2,0x2:12]\" for job \"j\" on 4 "
+                         "GPUs: stage 0: its dp x tp must be >= 0 and fit its 2 GPUs"));
         // A valid per-stage layout runs.
-        stages.stages = {{0, 2, 12}, {0, 2, 12}};
+        stages.stages = {{0, 2, 12, 1, 2}, {0, 2, 12, 2, 1}};
         QCOMPARE(run(stages), std::string("(no error)"));
     }
 
