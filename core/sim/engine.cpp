@@ -87,7 +87,7 @@ void Engine::assign(int j, const std::vector<int>& list, bool checkRange, const 
         state.take(g, j);
     gpus[i] = list;
     std::sort(gpus[i].begin(), gpus[i].end());
-    plan[i] = withPlan;
+    setPlan(j, withPlan);
 }
 
 void Engine::release(int j)
@@ -103,7 +103,7 @@ void Engine::release(int j)
     for (int g : gpus[i])
         state.give(g);
     gpus[i].clear();
-    plan[i] = {};
+    setPlan(j, {});
 }
 
 // ---- elastic ranges and restart accounting (docs/simulator.md, "Elastic jobs") ----------------------------
@@ -188,7 +188,7 @@ void Engine::commit()
             continue;
         }
         // A running job given back its GPUs under another plan has changed (a switch, charged like a move).
-        const bool planChanged = plan[i] != runPlan[i];
+        const bool planChanged = !plan.empty() && plan[i] != runPlan[i];
         if (old == cur && !profiled && profileS[i] == 0 &&
             (cur.empty() || status[i] != JobStatus::Running || !planChanged))
             continue;
@@ -233,14 +233,14 @@ void Engine::commit()
         if (planChanged) {
             runPlan[i] = plan[i];
             result.jobEvents.push_back({now, j, JobEventKind::Plan, toString(plan[i])});
-            const double spu =
-                plan[i].empty() ? w.job(j).samplesPerUnit : w.source().samplesPerUnit(w.jobs()[i], plan[i]);
-            samplesPerUnit[i] = std::isfinite(spu) && spu > 0 ? spu : 0;
+            const double spu = plan[i].empty() ? w.samplesPerUnit(j) : w.source().samplesPerUnit(w.jobs()[i], plan[i]);
+            planSamplesPerUnit[i] = std::isfinite(spu) && spu > 0 ? spu : 0;
         }
-        const AllocationRate alloc = w.allocationRate(j, cur, plan[i], progressOf(j));
-        if (!(alloc.rate > 0) && (!plan[i].empty() || w.job(j).progressDependent))
+        const Plan& p = planOf(j);
+        const AllocationRate alloc = w.allocationRate(j, cur, p, progressOf(j));
+        if (!(alloc.rate > 0) && (!p.empty() || w.job(j).progressDependent))
             fail(fmt::format("job \"{}\" has no throughput on its {} GPUs{}{}", w.jobs()[i].id, cur.size(),
-                             plan[i].empty() ? "" : " under plan ", toString(plan[i])));
+                             p.empty() ? "" : " under plan ", toString(p)));
         rate[i] = alloc.rate;
         const int type = alloc.type;
         const int nodes = alloc.nodes;
@@ -333,6 +333,8 @@ double Engine::gavelLeaseEnd(int j, double roundS)
     ++version[i]; // the completion pushed at its start assumed continuous progress
     const double end = from + steps / rate[i];
     // It progresses only until its whole steps are done, then waits for the round's end.
+    if (segCap.empty())
+        segCap.assign(status.size(), std::numeric_limits<double>::infinity());
     closeSegment(j);
     openSegment(j, from, end);
     if (stepFloor[i] <= 0)
@@ -406,7 +408,7 @@ void Engine::drop(int j, const std::string& reason)
     for (int g : gpus[i])
         state.give(g);
     gpus[i].clear();
-    plan[i] = {};
+    setPlan(j, {});
     status[i] = JobStatus::Dropped; // from here on the job cannot be given GPUs
     result.jobs[i].dropReason = reason;
 }
@@ -514,6 +516,21 @@ void Engine::checkPlan(int j, const Plan& p, std::size_t count) const
         bad(fmt::format("its stages hold {} GPUs", sum));
 }
 
+void Engine::setPlan(int j, const Plan& p)
+{
+    if (plan.empty()) {
+        if (p.empty())
+            return;
+        const std::size_t n = status.size();
+        plan.resize(n);
+        runPlan.resize(n);
+        planSamplesPerUnit.resize(n);
+        for (std::size_t k = 0; k < n; ++k)
+            planSamplesPerUnit[k] = w.samplesPerUnit(static_cast<int>(k));
+    }
+    plan[static_cast<std::size_t>(j)] = p;
+}
+
 void Engine::refreshRates()
 {
     // A progress-dependent rate is held between decisions and re-read at each one: no restart, no new
@@ -523,7 +540,7 @@ void Engine::refreshRates()
         if (status[i] != JobStatus::Running || !w.job(j).progressDependent)
             continue;
         advance(j);
-        const double r = w.allocationRate(j, gpus[i], plan[i], progressOf(j)).rate;
+        const double r = w.allocationRate(j, gpus[i], planOf(j), progressOf(j)).rate;
         if (r == rate[i])
             continue;
         if (!(r > 0))
@@ -544,21 +561,21 @@ void Engine::closeSegment(int j)
     if (start < 0)
         return;
     segStart[i] = -1;
-    const double end = std::min(now, segCap[i]);
+    const double end = segCap.empty() ? now : std::min(now, segCap[i]);
     if (!(end > start)) // a pause cut short: no progress to record
         return;
     const double r = rate[i];
-    const double sps = r * samplesPerUnit[i];
+    const double sps = r * (runPlan.empty() ? w.samplesPerUnit(j) : planSamplesPerUnit[i]);
     auto& segments = result.rateSegments;
     // Gavel's rounds cut a job's progress at every boundary; contiguous stretches at one rate stay one segment.
-    if (const std::int64_t last = lastSegment[i]; last >= 0) {
+    if (const std::int32_t last = lastSegment[i]; last >= 0) {
         RateSegment& s = segments[static_cast<std::size_t>(last)];
         if (s.endS == start && s.rate == r && s.samplesPerS == sps) {
             s.endS = end;
             return;
         }
     }
-    lastSegment[i] = static_cast<std::int64_t>(segments.size());
+    lastSegment[i] = static_cast<std::int32_t>(segments.size());
     segments.push_back({j, start, end, r, sps});
 }
 

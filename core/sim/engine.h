@@ -72,14 +72,11 @@ public:
         oldGpus.resize(n);
         roundStartRemaining.assign(n, std::numeric_limits<double>::infinity());
         stepFloor.assign(n, 0);
-        plan.resize(n);
-        runPlan.resize(n);
+        // Plans and segment caps are sized on first use (a plan given; Gavel's rounds), so that a run without
+        // them pays for neither (docs/performance.md, "Simulator").
         segStart.assign(n, -1);
-        segCap.assign(n, std::numeric_limits<double>::infinity());
         lastSegment.assign(n, -1);
-        samplesPerUnit.resize(n);
-        for (std::size_t j = 0; j < n; ++j)
-            samplesPerUnit[j] = w.job(static_cast<int>(j)).samplesPerUnit;
+        result.rateSegments.reserve(n);
         gpuOpenSince.assign(static_cast<std::size_t>(w.cluster().totalGpus()), 0);
         gpuMark.assign(static_cast<std::size_t>(w.cluster().totalGpus()), 0);
 
@@ -181,7 +178,12 @@ public:
     std::vector<double> restartLostS;    ///< restart pauses charged (elastic block)
     std::vector<char> restartPaused;     ///< whether the current pause is a restart's
     std::vector<double> estimateFactors; ///< per job; empty without estimate errors
-    std::vector<Plan> plan;              ///< per job: the plan of the GPUs it holds (default when none)
+    /** Job j's plan now (the default plan when it holds none, or no plan was ever given in this run). */
+    const Plan& planOf(int j) const
+    {
+        static const Plan none;
+        return plan.empty() ? none : plan[static_cast<std::size_t>(j)];
+    }
 
 private:
     [[noreturn]] void fail(const std::string& what) const
@@ -210,7 +212,8 @@ private:
     void openSegment(int j, double from, double cap = std::numeric_limits<double>::infinity())
     {
         segStart[static_cast<std::size_t>(j)] = from;
-        segCap[static_cast<std::size_t>(j)] = cap;
+        if (!segCap.empty())
+            segCap[static_cast<std::size_t>(j)] = cap;
     }
     void closeSegment(int j);
     double gavelLeaseEnd(int j, double roundS);
@@ -241,10 +244,14 @@ private:
     std::vector<double> roundStartRemaining;
     std::vector<double> gpuOpenSince;
     std::vector<char> gpuMark;
-    std::vector<Plan> runPlan;             ///< per job: the plan of its last allocation with progress
-    std::vector<double> segStart, segCap;  ///< per job: its open rate segment's start (-1: none) and latest end
-    std::vector<std::int64_t> lastSegment; ///< per job: index of its last closed segment, -1 none
-    std::vector<double> samplesPerUnit;    ///< per job, under its current plan
+    void setPlan(int j, const Plan& p);
+    // Per job, all empty until a plan is first given: the plan of the GPUs it holds, that of its last
+    // allocation with progress, and samples per work unit under it.
+    std::vector<Plan> plan, runPlan;
+    std::vector<double> planSamplesPerUnit;
+    std::vector<double> segStart;          ///< per job: its open rate segment's start, -1 none
+    std::vector<double> segCap;            ///< per job: its open segment's latest end (Gavel's rounds only, else empty)
+    std::vector<std::int32_t> lastSegment; ///< per job: index of its last closed segment, -1 none
     std::priority_queue<Event, std::vector<Event>, EventLater> heap;
     RunResult result;
     std::vector<double> profileS;   ///< per job: profiling asked for in this decision (seconds), else 0

@@ -43,6 +43,7 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
 
     const std::size_t nt = m_types.size();
     m_sim.resize(m_jobs.size());
+    m_samplesPerUnit.assign(m_jobs.size(), 0.0);
     m_rate.assign(m_jobs.size() * nt, 0.0);
     for (std::size_t j = 0; j < m_jobs.size(); ++j) {
         const auto& job = m_jobs[j];
@@ -61,9 +62,8 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
         s.localityKey = m_locality.keyOf(job);
         s.progressDependent = m_source->progressDependent(job);
         m_anyProgressDependent = m_anyProgressDependent || s.progressDependent;
-        s.samplesPerUnit = m_source->samplesPerUnit(job, Plan{});
-        if (!std::isfinite(s.samplesPerUnit) || s.samplesPerUnit < 0)
-            s.samplesPerUnit = 0;
+        const double spu = m_source->samplesPerUnit(job, Plan{});
+        m_samplesPerUnit[j] = std::isfinite(spu) && spu > 0 ? spu : 0;
         if (!workload::acceptsGpus(job, s.demand))
             throw Error("", where,
                         fmt::format("job \"{}\": its request of {} GPUs is outside its own range ({}..{})", job.id,

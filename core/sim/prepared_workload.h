@@ -25,9 +25,9 @@ struct SimJob
     int minGpus = 1; ///< elastic range (docs/simulator.md, "Elastic jobs"); rigid: minGpus = maxGpus = demand
     int maxGpus = 1; ///< INT_MAX: no limit (a serverless job without a declared range)
     int localityKey = -1; ///< its row in the locality model
-    /** Its source's rate depends on its progress (ThroughputSource::progressDependent): refreshed at decisions. */
+    /** Its source's rate depends on its progress (ThroughputSource::progressDependent): refreshed at decisions.
+     *  (In the padding after localityKey: the engine reads SimJob in its hot loop, and 56 bytes stay 56.) */
     bool progressDependent = false;
-    double samplesPerUnit = 0; ///< samples per work unit under the default plan, 0 = unknown
 };
 
 /** What the engine makes of a set of GPUs for one job (PreparedWorkload::allocationRate). */
@@ -96,6 +96,8 @@ public:
     AllocationRate allocationRate(int j, const std::vector<int>& gpus, const Plan& plan, double progress) const;
     /** Whether some job's rate depends on its progress (the engine then refreshes rates at decisions). */
     bool anyProgressDependent() const { return m_anyProgressDependent; }
+    /** Samples per work unit of job j under the default plan (ThroughputSource::samplesPerUnit), 0 = unknown. */
+    double samplesPerUnit(int j) const { return m_samplesPerUnit[static_cast<std::size_t>(j)]; }
     const LocalityModel& locality() const { return m_locality; }
     /** How far GPUs spread: one GPU, one node, one rack, or more (allocationRate with no job). */
     Span spanOf(const std::vector<int>& gpus) const { return allocationRate(-1, gpus).span; }
@@ -120,6 +122,7 @@ private:
     std::vector<int> m_nodeType;
     std::vector<SimJob> m_sim;
     std::vector<double> m_rate;
+    std::vector<double> m_samplesPerUnit;
     LocalityModel m_locality;
     bool m_hasRacks = false;
     bool m_anyProgressDependent = false;

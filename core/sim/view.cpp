@@ -81,7 +81,7 @@ double View::rateOn(int j, const std::vector<int>& gpus, const Plan& plan) const
 }
 const Plan& View::planOf(int j) const
 {
-    return m_e->plan[static_cast<std::size_t>(j)];
+    return m_e->planOf(j);
 }
 int View::restarts(int j) const
 {
