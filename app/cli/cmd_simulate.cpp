@@ -151,6 +151,32 @@ void addLifecycleJson(nlohmann::json& out, const sim::RunResult& run, const metr
         out["slo_by_class"] = std::move(byClass);
 }
 
+// Rate segments and the throughput over time built on them (docs/simulator.md, "Plans and progress-dependent
+// rates"), as columns: a 100,000-job run has a few hundred thousand segments.
+void addThroughputJson(nlohmann::json& out, const sim::RunResult& run)
+{
+    std::vector<int> job;
+    std::vector<double> start, end, rate, samples;
+    for (const auto& seg : run.rateSegments) {
+        job.push_back(seg.job);
+        start.push_back(seg.startS);
+        end.push_back(seg.endS);
+        rate.push_back(seg.rate);
+        samples.push_back(seg.samplesPerS);
+    }
+    out["rate_segments"] = {
+        {"job_index", job}, {"start_s", start}, {"end_s", end}, {"rate_per_s", rate}, {"samples_per_s", samples}};
+    std::vector<double> t, samplesPerS, workPerS, jobsPerS;
+    for (const auto& p : metrics::throughputOverTime(run)) {
+        t.push_back(p.timeS);
+        samplesPerS.push_back(p.samplesPerS);
+        workPerS.push_back(p.workPerS);
+        jobsPerS.push_back(p.jobsPerS);
+    }
+    out["throughput_over_time"] = {
+        {"time_s", t}, {"samples_per_s", samplesPerS}, {"work_per_s", workPerS}, {"jobs_per_s", jobsPerS}};
+}
+
 nlohmann::json runJson(const sim::RunResult& run, const metrics::Summary& s)
 {
     nlohmann::json out = {{"policy", run.policy},
@@ -177,6 +203,7 @@ nlohmann::json runJson(const sim::RunResult& run, const metrics::Summary& s)
                           {"wall_s", s.wallS},
                           {"cancelled", run.cancelled}};
     addLifecycleJson(out, run, s);
+    addThroughputJson(out, run);
     return out;
 }
 

@@ -70,7 +70,7 @@ void addLifecycle(nlohmann::json& out, const sim::JobRecord& j)
     }
 }
 
-// Job events and named series, present only when the run has some.
+// Job events, named series and rate segments, present only when the run has some.
 void addRecords(nlohmann::json& out, const sim::RunResult& r)
 {
     if (!r.jobEvents.empty()) {
@@ -85,6 +85,23 @@ void addRecords(nlohmann::json& out, const sim::RunResult& r)
         for (const auto& s : r.series)
             series[s.name] = {{"time_s", s.timeS}, {"value", s.value}};
         out["series"] = std::move(series);
+    }
+    if (!r.rateSegments.empty()) {
+        // Columns, as `simulate --json` gives them: a run has about one segment per allocation.
+        nlohmann::json job = nlohmann::json::array(), start = nlohmann::json::array(), end = nlohmann::json::array(),
+                       rate = nlohmann::json::array(), samples = nlohmann::json::array();
+        for (const auto& seg : r.rateSegments) {
+            job.push_back(seg.job);
+            start.push_back(seg.startS);
+            end.push_back(seg.endS);
+            rate.push_back(seg.rate);
+            samples.push_back(seg.samplesPerS);
+        }
+        out["rate_segments"] = {{"job_index", std::move(job)},
+                                {"start_s", std::move(start)},
+                                {"end_s", std::move(end)},
+                                {"rate_per_s", std::move(rate)},
+                                {"samples_per_s", std::move(samples)}};
     }
 }
 

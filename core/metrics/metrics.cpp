@@ -156,6 +156,55 @@ std::vector<UtilizationPoint> utilizationOverTime(const sim::RunResult& run)
     return out;
 }
 
+std::vector<ThroughputPoint> throughputOverTime(const sim::RunResult& run)
+{
+    const auto& segs = run.rateSegments;
+    std::vector<double> workDone(run.jobs.size(), 0.0);
+    for (const auto& s : segs)
+        if (s.job >= 0 && static_cast<std::size_t>(s.job) < workDone.size())
+            workDone[static_cast<std::size_t>(s.job)] += s.rate * (s.endS - s.startS);
+    struct Step
+    {
+        double t;
+        double samples, work, jobs;
+        int open;
+    };
+    std::vector<Step> steps;
+    steps.reserve(segs.size() * 2);
+    for (const auto& s : segs) {
+        const double w = s.job >= 0 && static_cast<std::size_t>(s.job) < workDone.size()
+                             ? workDone[static_cast<std::size_t>(s.job)]
+                             : 0.0;
+        const double jobs = w > 0 ? s.rate / w : 0.0;
+        steps.push_back({s.startS, s.samplesPerS, s.rate, jobs, 1});
+        steps.push_back({s.endS, -s.samplesPerS, -s.rate, -jobs, -1});
+    }
+    // Ends before starts at one instant, so that a level handed from one job to the next is summed from zero.
+    std::sort(steps.begin(), steps.end(),
+              [](const Step& a, const Step& b) { return a.t != b.t ? a.t < b.t : a.open < b.open; });
+    std::vector<ThroughputPoint> out;
+    // Running sums drift by rounding as segments come and go: a level is re-summed as exactly zero when
+    // nothing runs, so the series returns to 0 between busy stretches.
+    double samples = 0, work = 0, jobs = 0;
+    int open = 0;
+    for (std::size_t k = 0; k < steps.size();) {
+        const double t = steps[k].t;
+        for (; k < steps.size() && steps[k].t == t; ++k) {
+            samples += steps[k].samples;
+            work += steps[k].work;
+            jobs += steps[k].jobs;
+            open += steps[k].open;
+            if (open == 0)
+                samples = work = jobs = 0;
+        }
+        if (!out.empty() && out.back().samplesPerS == samples && out.back().workPerS == work &&
+            out.back().jobsPerS == jobs)
+            continue;
+        out.push_back({t, samples, work, jobs});
+    }
+    return out;
+}
+
 Summary summarize(const sim::RunResult& run, SummaryScope scope)
 {
     Summary s;

@@ -119,4 +119,21 @@ struct UtilizationPoint
 };
 std::vector<UtilizationPoint> utilizationOverTime(const sim::RunResult& run);
 
+/**
+ * Cluster-wide throughput over time from the run's rate segments (docs/simulator.md, "Metrics"): a step
+ * function, each point holding until the next. `samplesPerS` sums the segments that say how many samples
+ * they train (0 where none does); `workPerS` sums work units per second, meaningful across jobs only when
+ * they share a unit; `jobsPerS` sums rate / W_j, the jobs' worth of work done per second, comparable across
+ * units, W_j being the work job j's segments add up to (its work when it finished). One point per instant at
+ * which a sum changes, from the first segment's start; the last point is all zeros. Empty without segments.
+ */
+struct ThroughputPoint
+{
+    double timeS = 0;
+    double samplesPerS = 0;
+    double workPerS = 0;
+    double jobsPerS = 0;
+};
+std::vector<ThroughputPoint> throughputOverTime(const sim::RunResult& run);
+
 } // namespace orrery::metrics

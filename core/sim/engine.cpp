@@ -53,7 +53,7 @@ std::vector<int> Engine::findGpus(int j, int type) const
     return state.pickMixed(s.demand, allowed);
 }
 
-void Engine::assign(int j, const std::vector<int>& list, bool checkRange)
+void Engine::assign(int j, const std::vector<int>& list, bool checkRange, const Plan& withPlan)
 {
     if (!inDecision)
         fail("assigned GPUs outside schedule()");
@@ -94,11 +94,14 @@ void Engine::assign(int j, const std::vector<int>& list, bool checkRange)
                 fail(fmt::format("job \"{}\" has no throughput on {} {} GPUs", id, list.size(),
                                  w.type(w.typeOfGpu(g)).name));
     }
+    if (!withPlan.empty())
+        checkPlan(j, withPlan, list.size());
     touch(j);
     for (int g : list)
         state.take(g, j);
     gpus[i] = list;
     std::sort(gpus[i].begin(), gpus[i].end());
+    setPlan(j, withPlan);
 }
 
 void Engine::release(int j)
@@ -114,6 +117,7 @@ void Engine::release(int j)
     for (int g : gpus[i])
         state.give(g);
     gpus[i].clear();
+    setPlan(j, {});
 }
 
 // ---- elastic ranges and restart accounting (docs/simulator.md, "Elastic jobs") ----------------------------
@@ -197,9 +201,13 @@ void Engine::commit()
             commitDrop(j);
             continue;
         }
-        if (old == cur && !profiled && profileS[i] == 0)
+        // A running job given back its GPUs under another plan has changed (a switch, charged like a move).
+        const bool planChanged = !plan.empty() && plan[i] != runPlan[i];
+        if (old == cur && !profiled && profileS[i] == 0 &&
+            (cur.empty() || status[i] != JobStatus::Running || !planChanged))
             continue;
         ++version[i];
+        closeSegment(j);
         if (!old.empty())
             addPause(j, old.size());
         // List moves by position: a job whose profiling ended is already back in the queue.
@@ -236,7 +244,17 @@ void Engine::commit()
         if (old.empty() && startS[i] >= 0 && result.jobs[i].suspensions > 0)
             result.jobEvents.push_back({now, j, JobEventKind::Resume, {}});
         status[i] = JobStatus::Running;
-        const AllocationRate alloc = w.allocationRate(j, cur);
+        if (planChanged) {
+            runPlan[i] = plan[i];
+            result.jobEvents.push_back({now, j, JobEventKind::Plan, toString(plan[i])});
+            const double spu = plan[i].empty() ? w.samplesPerUnit(j) : w.source().samplesPerUnit(w.jobs()[i], plan[i]);
+            planSamplesPerUnit[i] = std::isfinite(spu) && spu > 0 ? spu : 0;
+        }
+        const Plan& p = planOf(j);
+        const AllocationRate alloc = w.allocationRate(j, cur, p, progressOf(j));
+        if (!(alloc.rate > 0) && (!p.empty() || w.job(j).progressDependent))
+            fail(fmt::format("job \"{}\" has no throughput on its {} GPUs{}{}", w.jobs()[i].id, cur.size(),
+                             p.empty() ? "" : " under plan ", toString(p)));
         rate[i] = alloc.rate;
         const int type = alloc.type;
         const int nodes = alloc.nodes;
@@ -251,12 +269,13 @@ void Engine::commit()
         } else {
             ++rec.restarts;
         }
-        const double pause = SwitchCost(opt).pauseS(
-            {first, static_cast<int>(old.size()), static_cast<int>(cur.size()), false, w.jobs()[i].model});
+        const double pause = SwitchCost(opt).pauseS({first, static_cast<int>(old.size()), static_cast<int>(cur.size()),
+                                                     planChanged && !first, w.jobs()[i].model});
         noteRestartPause(i, first, pause);
         resumeAt[i] = now + pause;
         progressAt[i] = now;
         allocSince[i] = now;
+        openSegment(j, resumeAt[i]);
         heap.push({finishTime(j), Completion, j, version[i]});
     }
     touchedList.clear();
@@ -277,6 +296,7 @@ void Engine::finish(int j)
     status[i] = JobStatus::Done;
     endS[i] = now;
     result.jobs[i].endS = now; // live, for partial results
+    closeSegment(j);
     rate[i] = 0;
     ++version[i];
     ++done;
@@ -300,6 +320,8 @@ void Engine::decide()
     const double solver = opt::solverSecondsOnThisThread() - solver0;
     inDecision = false;
     commit();
+    if (w.anyProgressDependent())
+        refreshRates();
     result.decisions.push_back({now, wall, static_cast<int>(queued.size()), static_cast<int>(running.size()), solver});
 }
 
@@ -326,6 +348,11 @@ double Engine::gavelLeaseEnd(int j, double roundS)
     stepFloor[i] = left - steps;
     ++version[i]; // the completion pushed at its start assumed continuous progress
     const double end = from + steps / rate[i];
+    // It progresses only until its whole steps are done, then waits for the round's end.
+    if (segCap.empty())
+        segCap.assign(status.size(), std::numeric_limits<double>::infinity());
+    closeSegment(j);
+    openSegment(j, from, end);
     if (stepFloor[i] <= 0)
         heap.push({end, Completion, j, version[i]});
     return end;
@@ -397,6 +424,7 @@ void Engine::drop(int j, const std::string& reason)
     for (int g : gpus[i])
         state.give(g);
     gpus[i].clear();
+    setPlan(j, {});
     status[i] = JobStatus::Dropped; // from here on the job cannot be given GPUs
     result.jobs[i].dropReason = reason;
 }
@@ -411,6 +439,7 @@ void Engine::commitDrop(int j)
     if (queuePos[i] >= 0)
         listRemove(queued, queuePos, j);
     ++version[i];
+    closeSegment(j);
     rate[i] = 0;
     allocSince[i] = -1;
     profileS[i] = 0;
@@ -470,6 +499,100 @@ void Engine::record(const std::string& name, double value)
     auto& series = result.series[it->second];
     series.timeS.push_back(now);
     series.value.push_back(value);
+}
+
+// ---- plans, progress-dependent rates and rate segments ---------------------------------------------------------
+
+void Engine::checkPlan(int j, const Plan& p, std::size_t count) const
+{
+    const std::string& id = w.jobs()[static_cast<std::size_t>(j)].id;
+    const auto bad = [&](const std::string& what) {
+        fail(fmt::format("plan \"{}\" for job \"{}\" on {} GPUs: {}", toString(p), id, count, what));
+    };
+    if (p.globalBatch < 0 || p.microBatch < 0 || p.dp < 0 || p.tp < 0 || p.pp < 0)
+        bad("batch sizes and degrees must be >= 0 (0: unspecified)");
+    // A plan may leave GPUs of its allocation unused (as an elastic job above its maximum), never use more.
+    const auto c = static_cast<long long>(count);
+    if (p.dp > 0 && p.tp > 0 && p.pp > 0 && p.stages.empty() && static_cast<long long>(p.dp) * p.tp * p.pp > c)
+        bad("dp x tp x pp exceeds the GPUs given");
+    if (p.stages.empty())
+        return;
+    if (p.pp > 0 && static_cast<std::size_t>(p.pp) != p.stages.size())
+        bad(fmt::format("pp = {} but {} stages", p.pp, p.stages.size()));
+    long long sum = 0;
+    for (std::size_t k = 0; k < p.stages.size(); ++k) {
+        const StageLayout& st = p.stages[k];
+        if (st.gpus <= 0 || st.layers < 0 || st.type < -1 || st.type >= w.typeCount())
+            bad(fmt::format("stage {} needs gpus > 0, layers >= 0 and a GPU type in [-1, {})", k, w.typeCount()));
+        if (st.dp < 0 || st.tp < 0 || static_cast<long long>(std::max(st.dp, 1)) * std::max(st.tp, 1) > st.gpus)
+            bad(fmt::format("stage {}: its dp x tp must be >= 0 and fit its {} GPUs", k, st.gpus));
+        sum += st.gpus;
+    }
+    if (sum > c)
+        bad(fmt::format("its stages hold {} GPUs", sum));
+}
+
+void Engine::setPlan(int j, const Plan& p)
+{
+    if (plan.empty()) {
+        if (p.empty())
+            return;
+        const std::size_t n = status.size();
+        plan.resize(n);
+        runPlan.resize(n);
+        planSamplesPerUnit.resize(n);
+        for (std::size_t k = 0; k < n; ++k)
+            planSamplesPerUnit[k] = w.samplesPerUnit(static_cast<int>(k));
+    }
+    plan[static_cast<std::size_t>(j)] = p;
+}
+
+void Engine::refreshRates()
+{
+    // A progress-dependent rate is held between decisions and re-read at each one: no restart, no new
+    // interval, only a new segment and a new completion time.
+    for (int j : running) {
+        const auto i = static_cast<std::size_t>(j);
+        if (status[i] != JobStatus::Running || !w.job(j).progressDependent)
+            continue;
+        advance(j);
+        const double r = w.allocationRate(j, gpus[i], planOf(j), progressOf(j)).rate;
+        if (r == rate[i])
+            continue;
+        if (!(r > 0))
+            fail(fmt::format("the throughput source gave job \"{}\" no rate at progress {} on the GPUs it runs on",
+                             w.jobs()[i].id, progressOf(j)));
+        closeSegment(j);
+        rate[i] = r;
+        openSegment(j, std::max(now, resumeAt[i]));
+        ++version[i];
+        heap.push({finishTime(j), Completion, j, version[i]});
+    }
+}
+
+void Engine::closeSegment(int j)
+{
+    const auto i = static_cast<std::size_t>(j);
+    const double start = segStart[i];
+    if (start < 0)
+        return;
+    segStart[i] = -1;
+    const double end = segCap.empty() ? now : std::min(now, segCap[i]);
+    if (!(end > start)) // a pause cut short: no progress to record
+        return;
+    const double r = rate[i];
+    const double sps = r * (runPlan.empty() ? w.samplesPerUnit(j) : planSamplesPerUnit[i]);
+    auto& segments = result.rateSegments;
+    // Gavel's rounds cut a job's progress at every boundary; contiguous stretches at one rate stay one segment.
+    if (const std::int32_t last = lastSegment[i]; last >= 0) {
+        RateSegment& s = segments[static_cast<std::size_t>(last)];
+        if (s.endS == start && s.rate == r && s.samplesPerS == sps) {
+            s.endS = end;
+            return;
+        }
+    }
+    lastSegment[i] = static_cast<std::int32_t>(segments.size());
+    segments.push_back({j, start, end, r, sps});
 }
 
 } // namespace orrery::sim::detail

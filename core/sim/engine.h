@@ -76,6 +76,11 @@ public:
         oldGpus.resize(n);
         roundStartRemaining.assign(n, std::numeric_limits<double>::infinity());
         stepFloor.assign(n, 0);
+        // Plans and segment caps are sized on first use (a plan given; Gavel's rounds), so that a run without
+        // them pays for neither (docs/performance.md, "Simulator").
+        segStart.assign(n, -1);
+        lastSegment.assign(n, -1);
+        result.rateSegments.reserve(n);
         gpuOpenSince.assign(static_cast<std::size_t>(w.cluster().totalGpus()), 0);
         gpuMark.assign(static_cast<std::size_t>(w.cluster().totalGpus()), 0);
 
@@ -137,7 +142,7 @@ public:
 
     // ---- Decision operations -------------------------------------------------------------------------------
     std::vector<int> findGpus(int j, int type) const;
-    void assign(int j, const std::vector<int>& list, bool checkRange = true);
+    void assign(int j, const std::vector<int>& list, bool checkRange = true, const Plan& withPlan = {});
     void release(int j);
     void wakeAt(double t)
     {
@@ -178,6 +183,12 @@ public:
     std::vector<double> restartLostS;    ///< restart pauses charged (elastic block)
     std::vector<char> restartPaused;     ///< whether the current pause is a restart's
     std::vector<double> estimateFactors; ///< per job; empty without estimate errors
+    /** Job j's plan now (the default plan when it holds none, or no plan was ever given in this run). */
+    const Plan& planOf(int j) const
+    {
+        static const Plan none;
+        return plan.empty() ? none : plan[static_cast<std::size_t>(j)];
+    }
 
 private:
     [[noreturn]] void fail(const std::string& what) const
@@ -199,6 +210,17 @@ private:
     void openInterval(int g) { gpuOpenSince[static_cast<std::size_t>(g)] = now; }
     void closeInterval(int g, int j);
     void sampleUtilization();
+    // ---- plans, progress-dependent rates and rate segments (docs/simulator.md, "Plans and progress-dependent rates")
+    void checkPlan(int j, const Plan& p, std::size_t count) const;
+    double progressOf(int j) const { return 1.0 - remaining[static_cast<std::size_t>(j)] / w.job(j).work; }
+    void refreshRates();
+    void openSegment(int j, double from, double cap = std::numeric_limits<double>::infinity())
+    {
+        segStart[static_cast<std::size_t>(j)] = from;
+        if (!segCap.empty())
+            segCap[static_cast<std::size_t>(j)] = cap;
+    }
+    void closeSegment(int j);
     double gavelLeaseEnd(int j, double roundS);
     void listAdd(std::vector<int>& list, std::vector<int>& pos, int j)
     {
@@ -227,6 +249,14 @@ private:
     std::vector<double> roundStartRemaining;
     std::vector<double> gpuOpenSince;
     std::vector<char> gpuMark;
+    void setPlan(int j, const Plan& p);
+    // Per job, all empty until a plan is first given: the plan of the GPUs it holds, that of its last
+    // allocation with progress, and samples per work unit under it.
+    std::vector<Plan> plan, runPlan;
+    std::vector<double> planSamplesPerUnit;
+    std::vector<double> segStart;          ///< per job: its open rate segment's start, -1 none
+    std::vector<double> segCap;            ///< per job: its open segment's latest end (Gavel's rounds only, else empty)
+    std::vector<std::int32_t> lastSegment; ///< per job: index of its last closed segment, -1 none
     std::priority_queue<Event, std::vector<Event>, EventLater> heap;
     RunResult result;
     std::vector<double> profileS;   ///< per job: profiling asked for in this decision (seconds), else 0

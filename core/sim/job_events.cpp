@@ -7,7 +7,7 @@
 namespace orrery::sim {
 
 namespace {
-constexpr std::array<const char*, 4> kNames = {"suspend", "resume", "drop", "profile"};
+constexpr std::array<const char*, 5> kNames = {"suspend", "resume", "drop", "profile", "plan"};
 }
 
 const char* toString(JobEventKind kind)

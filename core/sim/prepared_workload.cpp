@@ -43,6 +43,7 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
 
     const std::size_t nt = m_types.size();
     m_sim.resize(m_jobs.size());
+    m_samplesPerUnit.assign(m_jobs.size(), 0.0);
     m_rate.assign(m_jobs.size() * nt, 0.0);
     for (std::size_t j = 0; j < m_jobs.size(); ++j) {
         const auto& job = m_jobs[j];
@@ -59,6 +60,10 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
         s.minGpus = workload::minGpusOf(job);
         s.maxGpus = workload::maxGpusOf(job);
         s.localityKey = m_locality.keyOf(job);
+        s.progressDependent = m_source->progressDependent(job);
+        m_anyProgressDependent = m_anyProgressDependent || s.progressDependent;
+        const double spu = m_source->samplesPerUnit(job, Plan{});
+        m_samplesPerUnit[j] = std::isfinite(spu) && spu > 0 ? spu : 0;
         if (!workload::acceptsGpus(job, s.demand))
             throw Error("", where,
                         fmt::format("job \"{}\": its request of {} GPUs is outside its own range ({}..{})", job.id,
@@ -171,7 +176,8 @@ int PreparedWorkload::usableGpus(int j, int count) const
     return it == allowed.begin() ? 0 : *std::prev(it);
 }
 
-AllocationRate PreparedWorkload::allocationRate(int j, const std::vector<int>& list) const
+AllocationRate PreparedWorkload::allocationRate(int j, const std::vector<int>& list, const Plan& plan,
+                                                double progress) const
 {
     AllocationRate out;
     if (list.empty())
@@ -186,12 +192,18 @@ AllocationRate PreparedWorkload::allocationRate(int j, const std::vector<int>& l
     }
     const int count = static_cast<int>(gpus->size());
     const int used = j >= 0 ? usableGpus(j, count) : count;
+    // The source answers for the whole allocation only when the plan or the progress can matter; the
+    // common case stays the per-type table below, bit for bit.
+    const bool composed = j >= 0 && (!plan.empty() || job(j).progressDependent);
+    std::vector<int> perType(composed ? m_types.size() : 0, 0);
     int lastNode = -1;
     int rack = -2; // -2: not seen yet
     bool oneRack = true;
     double r = std::numeric_limits<double>::infinity();
     for (int g : *gpus) {
         const int node = m_cluster.nodeOfGpu(g);
+        if (composed)
+            ++perType[static_cast<std::size_t>(typeOfNode(node))];
         if (node == lastNode)
             continue;
         lastNode = node;
@@ -210,6 +222,20 @@ AllocationRate PreparedWorkload::allocationRate(int j, const std::vector<int>& l
             r = std::min(r, used > 0 ? rate(j, t, used) : 0.0);
     }
     out.span = count == 1 ? Span::Gpu : out.nodes == 1 ? Span::Node : oneRack && rack >= 0 ? Span::Rack : Span::Cluster;
+    if (composed) {
+        Composition c;
+        c.gpus = count;
+        c.usedGpus = used;
+        c.nodes = out.nodes;
+        c.packedRate = r;
+        for (std::size_t t = 0; t < perType.size(); ++t)
+            if (perType[t] > 0)
+                c.parts.push_back(
+                    {m_types[t], static_cast<int>(t), perType[t], used > 0 ? rate(j, static_cast<int>(t), used) : 0.0});
+        r = m_source->planRate(m_jobs[static_cast<std::size_t>(j)], c, plan, std::clamp(progress, 0.0, 1.0));
+        if (!std::isfinite(r) || r < 0)
+            r = 0;
+    }
     if (j >= 0)
         out.rate = r * m_locality.factor(job(j).localityKey, used, out.nodes, out.span);
     return out;

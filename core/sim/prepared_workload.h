@@ -26,6 +26,9 @@ struct SimJob
     int minGpus = 1;      ///< elastic range (docs/simulator.md, "Elastic jobs"); rigid: minGpus = maxGpus = demand
     int maxGpus = 1;      ///< INT_MAX: no limit (a serverless job without a declared range)
     int localityKey = -1; ///< its row in the locality model
+    /** Its source's rate depends on its progress (ThroughputSource::progressDependent): refreshed at decisions.
+     *  (In the padding after localityKey: the engine reads SimJob in its hot loop, and 56 bytes stay 56.) */
+    bool progressDependent = false;
 };
 
 /** What the engine makes of a set of GPUs for one job (PreparedWorkload::allocationRate). */
@@ -81,7 +84,21 @@ public:
      * times the locality factor of their span. The one composition: the engine commits this rate, and
      * View::rateOn answers it for hypothetical allocations.
      */
-    AllocationRate allocationRate(int j, const std::vector<int>& gpus) const;
+    AllocationRate allocationRate(int j, const std::vector<int>& gpus) const
+    {
+        return allocationRate(j, gpus, Plan{}, 0.0);
+    }
+    /**
+     * The same under `plan` at `progress` (fraction of the work done): with the default plan and a job
+     * whose rate does not depend on progress, exactly the above; otherwise the source's planRate for
+     * the composition, times the same locality factor (docs/simulator.md, "Plans and progress-dependent
+     * rates").
+     */
+    AllocationRate allocationRate(int j, const std::vector<int>& gpus, const Plan& plan, double progress) const;
+    /** Whether some job's rate depends on its progress (the engine then refreshes rates at decisions). */
+    bool anyProgressDependent() const { return m_anyProgressDependent; }
+    /** Samples per work unit of job j under the default plan (ThroughputSource::samplesPerUnit), 0 = unknown. */
+    double samplesPerUnit(int j) const { return m_samplesPerUnit[static_cast<std::size_t>(j)]; }
     const LocalityModel& locality() const { return m_locality; }
     /** How far GPUs spread: one GPU, one node, one rack, or more (allocationRate with no job). */
     Span spanOf(const std::vector<int>& gpus) const { return allocationRate(-1, gpus).span; }
@@ -106,8 +123,10 @@ private:
     std::vector<int> m_nodeType;
     std::vector<SimJob> m_sim;
     std::vector<double> m_rate;
+    std::vector<double> m_samplesPerUnit;
     LocalityModel m_locality;
     bool m_hasRacks = false;
+    bool m_anyProgressDependent = false;
 
     double packedFactor(const SimJob& s, int count, int perNode) const;
     /** The best rate job j could get on `count` GPUs of several types (0 when no mix is possible or useful). */

@@ -69,7 +69,7 @@ struct UtilizationSample
 };
 
 /** A change in a job's life worth a record: what later systems (and the store's job_events) look at. */
-enum class JobEventKind : std::uint8_t { Suspend, Resume, Drop, Profile };
+enum class JobEventKind : std::uint8_t { Suspend, Resume, Drop, Profile, Plan };
 const char* toString(JobEventKind kind);
 /** The kind a name from toString() stands for; nullopt for anything else. */
 std::optional<JobEventKind> jobEventKindFromString(std::string_view name);
@@ -79,7 +79,22 @@ struct JobEvent
     double timeS = 0;
     int job = 0;
     JobEventKind kind = JobEventKind::Suspend;
-    std::string detail; ///< drop: the reason; profile: the seconds asked for
+    std::string detail; ///< drop: the reason; profile: the seconds asked for; plan: the plan (sim::toString)
+};
+
+/**
+ * A stretch of time over which a job progressed at one rate (docs/simulator.md, "Plans and progress-dependent
+ * rates"): from the end of a switch pause to the next change of its rate (a new allocation or plan, a refresh
+ * of a progress-dependent rate, preemption, completion). Summed rate x duration over a job's segments is the
+ * work it did.
+ */
+struct RateSegment
+{
+    int job = 0; ///< index into RunResult::jobs
+    double startS = 0;
+    double endS = 0;
+    double rate = 0;        ///< work units per second (the locality factor included)
+    double samplesPerS = 0; ///< training samples per second; 0 when the source does not say
 };
 
 /** A named series of values over time that a policy records (Decision::record), e.g. an LP objective. */
@@ -122,9 +137,10 @@ struct RunResult
     std::vector<AllocationInterval> intervals;
     std::vector<UtilizationSample> utilization;
     std::vector<DecisionTiming> decisions;
-    std::vector<JobEvent> jobEvents;  ///< in time order
-    std::vector<MetricSeries> series; ///< in order of first record
-    double makespanS = 0;             ///< the last job to leave (finish or drop)
+    std::vector<JobEvent> jobEvents;       ///< in time order
+    std::vector<MetricSeries> series;      ///< in order of first record
+    std::vector<RateSegment> rateSegments; ///< in the order they ended
+    double makespanS = 0;                  ///< the last job to leave (finish or drop)
     double wallS = 0;
     std::uint64_t events = 0; ///< events processed (arrivals, completions, ticks, wake-ups)
     bool cancelled = false;

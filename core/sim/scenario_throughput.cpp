@@ -31,6 +31,21 @@ public:
         return pick(job).rate(job, gpu, count);
     }
     const workload::ModelSpec* model(const workload::Job& job) const override { return pick(job).model(job); }
+    double planRate(const workload::Job& job, const Composition& allocation, const Plan& plan,
+                    double progress) const override
+    {
+        return pick(job).planRate(job, allocation, plan, progress);
+    }
+    bool progressDependent(const workload::Job& job) const override { return pick(job).progressDependent(job); }
+    double samplesPerUnit(const workload::Job& job, const Plan& plan) const override
+    {
+        // A serverless job's work is iterations of its configured global batch (JobRecord::samples); the
+        // estimators answer for that batch whatever a plan says. Table and reference-duration jobs do not
+        // say what a step or a second holds.
+        if (job.kind == workload::JobKind::Serverless)
+            return job.config.globalBatch;
+        return pick(job).samplesPerUnit(job, plan);
+    }
 
 private:
     const ThroughputSource& pick(const workload::Job& job) const

@@ -146,6 +146,7 @@ RunResult Engine::run()
 
     // A cancelled run: close what is still open so the intervals stay consistent.
     for (int j = 0; j < n; ++j) {
+        closeSegment(j);
         if (!gpus[static_cast<std::size_t>(j)].empty())
             addPause(j, gpus[static_cast<std::size_t>(j)].size());
         for (int g : gpus[static_cast<std::size_t>(j)])

@@ -73,6 +73,16 @@ double View::endS(int j) const
 {
     return m_e->endS[static_cast<std::size_t>(j)];
 }
+double View::rateOn(int j, const std::vector<int>& gpus, const Plan& plan) const
+{
+    // At the job's progress now, so that a progress-dependent job is answered what the engine would commit.
+    const double progress = job(j).progressDependent && status(j) != JobStatus::Future ? this->progress(j) : 0.0;
+    return workload().allocationRate(j, gpus, plan, progress).rate;
+}
+const Plan& View::planOf(int j) const
+{
+    return m_e->planOf(j);
+}
 int View::restarts(int j) const
 {
     return m_e->restartsOf(j);
@@ -139,6 +149,10 @@ bool Decision::place(int j, int type)
 void Decision::assign(int j, const std::vector<int>& gpus)
 {
     m_e->assign(j, gpus);
+}
+void Decision::assign(int j, const std::vector<int>& gpus, const Plan& plan)
+{
+    m_e->assign(j, gpus, true, plan);
 }
 void Decision::release(int j)
 {

@@ -67,7 +67,11 @@ public:
      * Rate job j would have on exactly these GPUs: type mix, nodes spanned, locality, its range (a count
      * above its max gives the rate at its max). The engine commits this same rate when it is assigned them.
      */
-    double rateOn(int j, const std::vector<int>& gpus) const { return workload().allocationRate(j, gpus).rate; }
+    double rateOn(int j, const std::vector<int>& gpus) const { return rateOn(j, gpus, Plan{}); }
+    /** The same under `plan` at the job's progress now (docs/simulator.md, "Plans and progress-dependent rates"). */
+    double rateOn(int j, const std::vector<int>& gpus, const Plan& plan) const;
+    /** The plan of the GPUs job j holds (the default plan when it holds none or was given none). */
+    const Plan& planOf(int j) const;
     /** Allocation changes after its first start, so far. */
     int restarts(int j) const;
     /** Seconds of restart pause paid so far, up to now (time lost to restarts). */
@@ -120,6 +124,11 @@ public:
     /** findGpus + assign; false when there is no room. */
     bool place(int j, int type = -1);
     void assign(int j, const std::vector<int>& gpus);
+    /** Assigns GPUs under a plan (docs/simulator.md, "Plans and progress-dependent rates"): a plan whose
+     *  fields are negative, whose stages do not match pp, or that needs more GPUs than given is an error.
+     *  Giving a running job its own GPUs back under another plan is a switch (restart, switch cost). The
+     *  two-argument form assigns the default plan. */
+    void assign(int j, const std::vector<int>& gpus, const Plan& plan);
     /** Takes job j's GPUs away (preemption); it goes back to the queue. */
     void release(int j);
     /** Asks for another decision at time t (e.g. when a running job crosses a priority threshold). */

@@ -154,6 +154,13 @@ struct ColumnChunkWriter::Impl
                          "INSERT OR REPLACE INTO event_chunks (run_id, chunk_index, first_record, records, "
                          "labels, job_index, time_s, kind, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     }
+
+    Statement& segments()
+    {
+        return statement(m_segments, "INSERT OR REPLACE INTO rate_segment_chunks (run_id, chunk_index, first_record, "
+                                     "records, job_index, start_s, end_s, rate_per_s, samples_per_s) VALUES (?1, ?2, "
+                                     "?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    }
     Statement& dropIntervals() { return statement(m_dropIntervals, "DELETE FROM interval_chunks WHERE run_id = ?1"); }
 
     static void bindHeader(Statement& s, const ChunkRange& c)
@@ -165,10 +172,10 @@ struct ColumnChunkWriter::Impl
 
     Connection& db;
     std::int64_t runId;
-    std::optional<Statement> m_intervals, m_utilization, m_decisions, m_jobs, m_events, m_dropIntervals;
+    std::optional<Statement> m_intervals, m_utilization, m_decisions, m_jobs, m_events, m_dropIntervals, m_segments;
     // Column buffers, reused: statements bind them without copying.
     std::vector<std::int32_t> i0, i1, i2;
-    std::vector<double> d0, d1;
+    std::vector<double> d0, d1, d2, d3;
     static constexpr int kJobInts = 10, kJobDoubles = 6;
     std::array<std::vector<std::int32_t>, kJobInts> jobInts;
     std::array<std::vector<double>, kJobDoubles> jobDoubles;
@@ -343,6 +350,31 @@ std::size_t ColumnChunkWriter::writeEvents(const std::vector<StoredEvent>& rows,
     return m->writeEvents(rows, from, [](const StoredEvent& e) { return std::string_view(e.kind); });
 }
 
+std::size_t ColumnChunkWriter::writeRateSegments(const std::vector<sim::RateSegment>& rows, std::size_t from)
+{
+    std::size_t written = 0;
+    for (const ChunkRange& c : chunksFrom(from, rows.size())) {
+        m->i0.clear(), m->d0.clear(), m->d1.clear(), m->d2.clear(), m->d3.clear();
+        for (std::size_t i = c.first; i < c.end; ++i) {
+            m->i0.push_back(rows[i].job);
+            m->d0.push_back(rows[i].startS);
+            m->d1.push_back(rows[i].endS);
+            m->d2.push_back(rows[i].rate);
+            m->d3.push_back(rows[i].samplesPerS);
+        }
+        Statement& st = m->segments();
+        Impl::bindHeader(st, c);
+        bindColumn(st, 5, m->i0);
+        bindColumn(st, 6, m->d0);
+        bindColumn(st, 7, m->d1);
+        bindColumn(st, 8, m->d2);
+        bindColumn(st, 9, m->d3);
+        st.run();
+        written += c.end - c.first;
+    }
+    return written;
+}
+
 void ColumnChunkWriter::deleteIntervals()
 {
     m->dropIntervals().run();
@@ -493,6 +525,22 @@ std::vector<sim::JobEvent> readJobEvents(Connection& db, const std::string& path
     return out;
 }
 
+std::vector<sim::RateSegment> readRateSegments(Connection& db, const std::string& path, std::int64_t runId)
+{
+    std::vector<sim::RateSegment> out;
+    ChunkReader r(db, path, "rate_segment_chunks", runId, "job_index, start_s, end_s, rate_per_s, samples_per_s");
+    while (r.next()) {
+        const auto job = r.values<std::int32_t>(3, "job_index", r.rows());
+        const auto start = r.values<double>(4, "start_s", r.rows());
+        const auto end = r.values<double>(5, "end_s", r.rows());
+        const auto rate = r.values<double>(6, "rate_per_s", r.rows());
+        const auto samples = r.values<double>(7, "samples_per_s", r.rows());
+        for (std::size_t i = 0; i < r.rows(); ++i)
+            out.push_back({job[i], start[i], end[i], rate[i], samples[i]});
+    }
+    return out;
+}
+
 std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, std::int64_t runId,
                                      std::size_t expectedJobs, std::vector<char>* stored)
 {
@@ -568,7 +616,7 @@ std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, st
 std::int64_t chunkedRecordCount(Connection& db, const std::string& table, std::int64_t runId)
 {
     if (table != "job_chunks" && table != "interval_chunks" && table != "utilization_chunks" &&
-        table != "decision_chunks" && table != "event_chunks")
+        table != "decision_chunks" && table != "event_chunks" && table != "rate_segment_chunks")
         throw std::invalid_argument("chunkedRecordCount: unknown table " + table);
     Statement s(db, fmt::format("SELECT coalesce(sum(records), 0) FROM {} WHERE run_id = ?1", table));
     s.bind(1, runId);

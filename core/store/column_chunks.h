@@ -61,6 +61,9 @@ public:
      */
     std::size_t writeEvents(const std::vector<sim::JobEvent>& rows, std::size_t from);
     std::size_t writeEvents(const std::vector<StoredEvent>& rows, std::size_t from);
+    /** Rate segments (schema 7, rate_segment_chunks), written once the run has ended: the engine extends a job's last
+     * segment. */
+    std::size_t writeRateSegments(const std::vector<sim::RateSegment>& rows, std::size_t from);
     /** Removes the run's interval chunks (the series is about to be written again in another order). */
     void deleteIntervals();
 
@@ -75,6 +78,7 @@ std::vector<sim::UtilizationSample> readUtilization(Connection& db, const std::s
 std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string& path, std::int64_t runId);
 /** A run's job events in the order they happened; an unknown kind is a damaged chunk. */
 std::vector<sim::JobEvent> readJobEvents(Connection& db, const std::string& path, std::int64_t runId);
+std::vector<sim::RateSegment> readRateSegments(Connection& db, const std::string& path, std::int64_t runId);
 /**
  * A run's job records, each at its job_index; jobs an interrupted run never wrote stay default (empty
  * id). `expectedJobs` sizes the result when known (the run's job_count). `stored`, when given, gets 1
@@ -84,7 +88,7 @@ std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, st
                                      std::size_t expectedJobs = 0, std::vector<char>* stored = nullptr);
 
 /** Number of records a run's chunks of `table` hold (job_chunks, interval_chunks, utilization_chunks,
- * decision_chunks or event_chunks). */
+ * decision_chunks, event_chunks or rate_segment_chunks). */
 std::int64_t chunkedRecordCount(Connection& db, const std::string& table, std::int64_t runId);
 
 } // namespace orrery::store

@@ -446,6 +446,7 @@ StoredRun RunStore::loadRun(std::int64_t id)
     readJobExtras(*m_db, m_path, id, r.jobs);
     r.jobEvents = readJobEvents(*m_db, m_path, id);
     r.series = readSeries(*m_db, m_path, id);
+    r.rateSegments = readRateSegments(*m_db, m_path, id);
     return out;
 }
 

@@ -121,6 +121,11 @@ struct RunWriter::Impl
             begin();
             rows(writeSeries(db, runId, r.series));
         }
+        // Rate segments too: a job's last segment grows while it keeps its rate.
+        if (allJobs && !r.rateSegments.empty()) {
+            begin();
+            rows(chunks.writeRateSegments(r.rateSegments, 0));
+        }
     }
 
     void end(RunStatus status, const std::string& error, const sim::RunResult* result)

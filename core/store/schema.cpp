@@ -258,6 +258,22 @@ CREATE TABLE event_chunks (
     PRIMARY KEY (run_id, chunk_index)
 );
 )SQL",
+    // 7: rate segments (docs/simulator.md, "Plans and progress-dependent rates") as column chunks: a run has
+    // about one per allocation, too many for a row each. Runs stored before have none.
+    R"SQL(
+CREATE TABLE rate_segment_chunks (
+    run_id         INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    chunk_index    INTEGER NOT NULL,
+    first_record   INTEGER NOT NULL,
+    records        INTEGER NOT NULL,
+    job_index      BLOB NOT NULL,
+    start_s        BLOB NOT NULL,
+    end_s          BLOB NOT NULL,
+    rate_per_s     BLOB NOT NULL,
+    samples_per_s  BLOB NOT NULL,
+    PRIMARY KEY (run_id, chunk_index)
+);
+)SQL",
 };
 
 std::vector<std::int64_t> runIds(Connection& db)

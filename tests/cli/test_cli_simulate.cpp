@@ -54,6 +54,25 @@ private slots:
         QVERIFY(std::abs(runs[0]["utilization"].get<double>() - 1.0) < 1e-9);
     }
 
+    void jsonKeepsRateSegmentsAndThroughputOverTime()
+    {
+        // FIFO on one V100 at rate 1 (reference seconds): A 0-100, B 100-150, C 150-160.
+        const auto r = runCommand({cliPath(), "simulate", writeScenario(), "--policy", "fifo", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto run = nlohmann::json::parse(r.out).at("runs").at(0);
+        const auto& seg = run.at("rate_segments");
+        QCOMPARE(seg.at("job_index").get<std::vector<int>>(), (std::vector<int>{0, 1, 2}));
+        QCOMPARE(seg.at("start_s").get<std::vector<double>>(), (std::vector<double>{0, 100, 150}));
+        QCOMPARE(seg.at("end_s").get<std::vector<double>>(), (std::vector<double>{100, 150, 160}));
+        QCOMPARE(seg.at("rate_per_s").get<std::vector<double>>(), (std::vector<double>{1, 1, 1}));
+        QCOMPARE(seg.at("samples_per_s").get<std::vector<double>>(), (std::vector<double>{0, 0, 0}));
+        // One unit of work per second throughout; the jobs' worth per second is 1 / each job's work.
+        const auto& tp = run.at("throughput_over_time");
+        QCOMPARE(tp.at("time_s").get<std::vector<double>>(), (std::vector<double>{0, 100, 150, 160}));
+        QCOMPARE(tp.at("work_per_s").get<std::vector<double>>(), (std::vector<double>{1, 1, 1, 0}));
+        QCOMPARE(tp.at("jobs_per_s").get<std::vector<double>>(), (std::vector<double>{0.01, 0.02, 0.1, 0}));
+    }
+
     void tableUsesTheScenarioPolicies()
     {
         const auto r = runCommand({cliPath(), "simulate", writeScenario()});

@@ -1,5 +1,6 @@
 // The store's extensible records (schema version 5, docs/database.md "Extensible records"): job extras,
-// job events (column chunks since schema 6) and named series; and the migration of stores written before them.
+// job events (column chunks since schema 6) and named series; rate segments (schema 7); and the migration of stores
+// written before them.
 #include "store_fixtures.h"
 #include "test_support.h"
 
@@ -44,6 +45,7 @@ sim::RunResult lifecycleRun()
                    {40, 1, sim::JobEventKind::Drop, "cannot meet its deadline"},
                    {50, 0, sim::JobEventKind::Resume, ""}};
     r.series = {{"objective", {0, 10, 50}, {1.5, 2.5, 3}}, {"active", {0}, {2}}};
+    r.rateSegments = {{2, 10, 20, 2.0, 0}, {0, 0, 40, 1.0, 64}, {0, 80, 130, 1.5, 96}};
     r.makespanS = 130;
     return r;
 }
@@ -74,6 +76,14 @@ void compareRecords(const sim::RunResult& got, const sim::RunResult& want)
         QCOMPARE(got.series[i].timeS, want.series[i].timeS);
         QCOMPARE(got.series[i].value, want.series[i].value);
     }
+    QCOMPARE(got.rateSegments.size(), want.rateSegments.size());
+    for (std::size_t i = 0; i < want.rateSegments.size(); ++i) {
+        QCOMPARE(got.rateSegments[i].job, want.rateSegments[i].job);
+        QCOMPARE(got.rateSegments[i].startS, want.rateSegments[i].startS);
+        QCOMPARE(got.rateSegments[i].endS, want.rateSegments[i].endS);
+        QCOMPARE(got.rateSegments[i].rate, want.rateSegments[i].rate);
+        QCOMPARE(got.rateSegments[i].samplesPerS, want.rateSegments[i].samplesPerS);
+    }
 }
 
 } // namespace
@@ -101,6 +111,7 @@ private slots:
                  std::int64_t(1));
         QCOMPARE(store::chunkedRecordCount(s.connection(), "event_chunks", id), std::int64_t(3));
         QCOMPARE(s.connection().queryInt("SELECT count(*) FROM event_chunks"), std::int64_t(1));
+        QCOMPARE(store::chunkedRecordCount(s.connection(), "rate_segment_chunks", id), std::int64_t(3));
         // A job without lifecycle data has no row.
         QCOMPARE(s.connection().queryInt("SELECT count(*) FROM job_extras WHERE job_index = 2"), std::int64_t(0));
         // The export shows the dropped job as dropped, never as finished.
@@ -110,11 +121,34 @@ private slots:
         QCOMPARE(json["jobs"][0]["extras"]["plan"]["dp"].get<int>(), 2);
         QCOMPARE(json["job_events"].size(), std::size_t(3));
         QCOMPARE(json["series"]["objective"]["value"][1].get<double>(), 2.5);
+        QCOMPARE(json["rate_segments"]["samples_per_s"][2].get<double>(), 96.0);
         // Deleting the run deletes its records.
         QVERIFY(s.deleteRun(id));
         QCOMPARE(s.connection().queryInt("SELECT (SELECT count(*) FROM job_extras) + (SELECT count(*) FROM "
-                                         "event_chunks) + (SELECT count(*) FROM run_series)"),
+                                         "event_chunks) + (SELECT count(*) FROM run_series) + (SELECT count(*) FROM "
+                                         "rate_segment_chunks)"),
                  std::int64_t(0));
+    }
+
+    void simulatedRateSegmentsRoundTrip()
+    {
+        // What the engine records comes back whole: two chunks' worth of segments (FIFO, one GPU, 5,000 jobs).
+        std::vector<workload::Job> jobs;
+        for (int k = 0; k < 5000; ++k)
+            jobs.push_back(test::fixedJob("j" + std::to_string(k), k, 1, 10 + k % 7));
+        const auto w = test::prepare(test::makeCluster({{"v100", 1, 1}}), jobs);
+        auto fifo = sched::makePolicy("fifo");
+        const auto want = sim::simulate(w, *fifo, 1);
+        QCOMPARE(want.rateSegments.size(), std::size_t(5000));
+        store::RunStore s(path("segments.sqlite"));
+        const auto id = s.storeRun(test::twoNodeRunInfo("t", "{}", "fifo", 1), want);
+        const auto got = s.loadRun(id).result;
+        QCOMPARE(s.connection().queryInt("SELECT count(*) FROM rate_segment_chunks"), std::int64_t(2));
+        QCOMPARE(got.rateSegments.size(), want.rateSegments.size());
+        for (std::size_t i = 0; i < want.rateSegments.size(); ++i) {
+            QCOMPARE(got.rateSegments[i].job, want.rateSegments[i].job);
+            QCOMPARE(got.rateSegments[i].endS, want.rateSegments[i].endS);
+        }
     }
 
     void aDefaultRunWritesNoRecords()
@@ -206,13 +240,16 @@ private slots:
                 store::RunStore ro(p, readOnly);
                 QFAIL("expected an error");
             } catch (const Error& e) {
-                QVERIFY2(std::string(e.what()).find("schema version 4, now 6") != std::string::npos, e.what());
+                QVERIFY2(std::string(e.what()).find("schema version 4, now 7") != std::string::npos, e.what());
             }
         }
         store::RunStore s(p);
         auto& db = s.connection();
         QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(store::schemaVersion()));
-        QCOMPARE(store::schemaVersion(), 6);
+        QCOMPARE(store::schemaVersion(), 7);
+        // Schema 7: the rate segments' table; runs stored before have none.
+        QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'rate_segment_chunks'"), std::int64_t(1));
+        QVERIFY(s.loadRun(1).result.rateSegments.empty());
         QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name IN ('job_extras', 'event_chunks', "
                              "'run_series')"),
                  std::int64_t(3));
@@ -265,7 +302,7 @@ private slots:
         }
         store::RunStore s(p);
         auto& db = s.connection();
-        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(6));
+        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(7));
         QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'job_events'"), std::int64_t(0));
         QCOMPARE(store::chunkedRecordCount(db, "event_chunks", 1), std::int64_t(many.size()));
         QCOMPARE(db.queryInt("SELECT count(*) FROM event_chunks WHERE run_id = 1"), std::int64_t(2));
