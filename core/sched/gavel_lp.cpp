@@ -7,6 +7,7 @@
 #include <coin/ClpSolve.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 namespace orrery::sched {
@@ -22,6 +23,8 @@ AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const 
 {
     const auto J = static_cast<std::size_t>(jobs);
     const auto T = static_cast<std::size_t>(types);
+    if (m_rate.size() != J * T || demand.size() != J * T || capacity.size() != T)
+        throw std::invalid_argument("AllocationLp: rate and demand must be jobs x types, capacity per type");
     // Every cell is a variable, also where the job has no throughput: Gavel's LP has them too, and an
     // interior-point solution gives them time (which the round mechanism never uses), leaving less of that
     // type to the others.
@@ -38,7 +41,7 @@ AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const 
         index.push_back(static_cast<int>(j));
         value.push_back(1.0);
         index.push_back(static_cast<int>(J + k % T));
-        value.push_back(static_cast<double>(demand[j]));
+        value.push_back(static_cast<double>(demand[k]));
         if (m_rate[k] > 0) {
             index.push_back(static_cast<int>(J + T + j));
             value.push_back(m_rate[k]);
@@ -163,9 +166,12 @@ AllocationInput allocationInput(const sim::View& view, const std::vector<int>& j
 
 std::vector<int> demands(const sim::View& view, const std::vector<int>& jobs)
 {
-    std::vector<int> d(jobs.size());
+    const auto& w = view.workload();
+    const auto T = static_cast<std::size_t>(view.typeCount());
+    std::vector<int> d(jobs.size() * T);
     for (std::size_t k = 0; k < jobs.size(); ++k)
-        d[k] = view.job(jobs[k]).demand;
+        for (std::size_t t = 0; t < T; ++t)
+            d[k * T + t] = w.demandOn(jobs[k], static_cast<int>(t));
     return d;
 }
 
@@ -182,9 +188,9 @@ void isolatedAllocation(const sim::View& view, const std::vector<int>& jobs, std
     const auto T = static_cast<std::size_t>(view.typeCount());
     const double m = static_cast<double>(jobs.size());
     for (std::size_t k = 0; k < jobs.size(); ++k) {
-        const double demand = view.job(jobs[k]).demand;
         double sum = 0;
         for (std::size_t t = 0; t < T; ++t) {
+            const double demand = view.workload().demandOn(jobs[k], static_cast<int>(t));
             x[k * T + t] = view.totalGpus(static_cast<int>(t)) / m / demand;
             sum += x[k * T + t];
         }
