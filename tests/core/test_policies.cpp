@@ -269,8 +269,8 @@ private slots:
 
     void serverlessJobsRunTheirBestPlan()
     {
-        // The default scenario: 60 serverless jobs (model + config). A baseline gives each the GPU count of its
-        // top-ranked plan; every policy finishes every job.
+        // The default scenario: 60 serverless jobs (model + config). A job's overall request is the GPU count of
+        // its top-ranked plan over all the types (per type: test_per_type_demand); every policy finishes every job.
         const auto scenario = io::defaultScenario();
         const auto w = sim::prepareScenario(scenario);
         QCOMPARE(w.jobCount(), 60);
