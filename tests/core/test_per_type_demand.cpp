@@ -6,7 +6,7 @@
 #include "io/scenario.h"
 #include "metrics/metrics.h"
 #include "sched/registry.h"
-#include "sim/run_policies.h"
+#include "sim/prepare_scenario.h"
 #include "sim/simulator.h"
 
 #include <map>
