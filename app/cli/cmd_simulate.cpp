@@ -204,7 +204,31 @@ nlohmann::json runJson(const sim::RunResult& run, const metrics::Summary& s)
                           {"cancelled", run.cancelled}};
     addLifecycleJson(out, run, s);
     addThroughputJson(out, run);
+    // Held GPU-hours per type (allocation intervals, switch pauses and profiling included): they add up to
+    // gpu_hours.
+    nlohmann::json byType = nlohmann::json::object();
+    for (const auto& u : metrics::usageByType(run))
+        byType[u.type] = u.gpuHours;
+    out["gpu_hours_by_type"] = std::move(byType);
     return out;
+}
+
+// GPU-hours per type, one row per policy: where each policy put its work.
+void printGpuHoursByType(const std::vector<sim::RunResult>& runs)
+{
+    if (runs.empty() || runs.front().gpuTypes.size() < 2)
+        return;
+    std::vector<std::string> header{"policy"};
+    for (const auto& t : runs.front().gpuTypes)
+        header.push_back(t + "_gpu_h");
+    Table table(header);
+    for (const auto& r : runs) {
+        std::vector<std::string> row{r.policy};
+        for (const auto& u : metrics::usageByType(r))
+            row.push_back(fmt::format("{:.1f}", u.gpuHours));
+        table.add(row);
+    }
+    std::cout << "\n" << table.render();
 }
 
 // A second table, only for runs that dropped jobs or have deadlines, so other output stays as it was.
@@ -327,6 +351,7 @@ void runSimulate(const SimulateArgs& args)
                        fmt::format("{:.2f}", s.costUsd), std::to_string(s.decisions), fmt::format("{:.3f}", s.wallS)});
         }
         std::cout << table.render();
+        printGpuHoursByType(runs);
         printLifecycle(runs);
         if (recorder) {
             std::vector<std::string> ids;

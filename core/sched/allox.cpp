@@ -197,7 +197,7 @@ private:
                 next[j] = it->second;
                 for (std::size_t t = 0; t < T; ++t)
                     if (it->second[t] == 1.0)
-                        freeGpus[t] = std::max(0, freeGpus[t] - view.job(j).demand);
+                        freeGpus[t] = std::max(0, freeGpus[t] - w.demandOn(j, static_cast<int>(t)));
             } else {
                 unplaced.push_back(j);
                 next[j] = std::vector<double>(T, 0.0);
@@ -216,7 +216,7 @@ private:
         for (std::size_t i = 0; i < unplaced.size(); ++i) {
             const int j = unplaced[i];
             for (int t = 0; t < nt; ++t)
-                if (w.allowed(j, t) && view.job(j).demand <= view.totalGpus(t))
+                if (w.allowed(j, t) && w.demandOn(j, t) <= view.totalGpus(t))
                     seconds[i * T + static_cast<std::size_t>(t)] = view.remainingWork(j) / w.rate(j, t);
         }
         const auto first = alloxFirstJobs(seconds, static_cast<int>(unplaced.size()), nt, freeGpus);

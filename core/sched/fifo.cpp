@@ -8,9 +8,9 @@ namespace {
 /**
  * First come, first served, heterogeneity-agnostic: the job at the head of
  * the queue takes its demand on the first GPU type (in cluster order) that has
- * room for it, else on a mix of types; until it can start, nobody behind it
- * does. Non-preemptive. Under gavel_compat it is Gavel's FIFO (see
- * GavelFifoAllocation) run through Gavel's round mechanism.
+ * room for its demand on that type (a serverless job: its best plan there),
+ * else on a mix of types; until it can start, nobody behind it does. Non-preemptive. Under gavel_compat it is Gavel's
+ * FIFO (see GavelFifoAllocation) run through Gavel's round mechanism.
  */
 class Fifo : public GavelCompatFifo
 {

@@ -37,14 +37,14 @@ void GavelFifoAllocation::allocate(const sim::View& view, const std::vector<int>
             if (!queue.empty()) {
                 const int head = queue.front();
                 queue.pop_front();
-                if (view.job(head).demand <= available[static_cast<std::size_t>(t)]) {
+                if (w.demandOn(head, t) <= available[static_cast<std::size_t>(t)]) {
                     m_type[static_cast<std::size_t>(head)] = t;
-                    available[static_cast<std::size_t>(t)] -= view.job(head).demand;
+                    available[static_cast<std::size_t>(t)] -= w.demandOn(head, t);
                     kept.push_back(head);
                 }
             }
         } else {
-            available[static_cast<std::size_t>(t)] -= view.job(j).demand;
+            available[static_cast<std::size_t>(t)] -= w.demandOn(j, t);
             kept.push_back(j);
         }
     }
@@ -58,10 +58,9 @@ void GavelFifoAllocation::allocate(const sim::View& view, const std::vector<int>
     while (!queue.empty() && !withRoom.empty()) {
         const int j = queue.front();
         queue.pop_front();
-        const int demand = view.job(j).demand;
         std::vector<std::size_t> fits; // positions in withRoom
         for (std::size_t i = 0; i < withRoom.size(); ++i)
-            if (available[static_cast<std::size_t>(withRoom[i])] >= demand)
+            if (available[static_cast<std::size_t>(withRoom[i])] >= w.demandOn(j, withRoom[i]))
                 fits.push_back(i);
         if (fits.empty())
             break;
@@ -80,7 +79,7 @@ void GavelFifoAllocation::allocate(const sim::View& view, const std::vector<int>
             type = withRoom.back();
         }
         m_type[static_cast<std::size_t>(j)] = type;
-        available[static_cast<std::size_t>(type)] -= demand;
+        available[static_cast<std::size_t>(type)] -= w.demandOn(j, type);
         kept.push_back(j);
         if (available[static_cast<std::size_t>(type)] == 0)
             withRoom.erase(withRoom.begin() + static_cast<std::ptrdiff_t>(pos));

@@ -5,6 +5,7 @@
 #include "sim/reference_scaling.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 namespace orrery::sched {
@@ -15,6 +16,8 @@ AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const 
 {
     const auto J = static_cast<std::size_t>(jobs);
     const auto T = static_cast<std::size_t>(types);
+    if (m_rate.size() != J * T || demand.size() != J * T || capacity.size() != T)
+        throw std::invalid_argument("AllocationLp: rate and demand must be jobs x types, capacity per type");
     // Every cell is a variable, also where the job has no throughput: Gavel's LP has them too, and an
     // interior-point solution gives them time (which the round mechanism never uses), leaving less of that
     // type to the others.
@@ -33,7 +36,7 @@ AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const 
         const std::size_t j = k / T;
         const int col = model.addColumn(0, 1);
         model.addEntry(static_cast<int>(j), col, 1.0);
-        model.addEntry(static_cast<int>(J + k % T), col, static_cast<double>(demand[j]));
+        model.addEntry(static_cast<int>(J + k % T), col, static_cast<double>(demand[k]));
         if (m_rate[k] > 0)
             model.addEntry(static_cast<int>(J + T + j), col, m_rate[k]);
     }
@@ -141,9 +144,12 @@ AllocationInput allocationInput(const sim::View& view, const std::vector<int>& j
 
 std::vector<int> demands(const sim::View& view, const std::vector<int>& jobs)
 {
-    std::vector<int> d(jobs.size());
+    const auto& w = view.workload();
+    const auto T = static_cast<std::size_t>(view.typeCount());
+    std::vector<int> d(jobs.size() * T);
     for (std::size_t k = 0; k < jobs.size(); ++k)
-        d[k] = view.job(jobs[k]).demand;
+        for (std::size_t t = 0; t < T; ++t)
+            d[k * T + t] = w.demandOn(jobs[k], static_cast<int>(t));
     return d;
 }
 
@@ -160,9 +166,9 @@ void isolatedAllocation(const sim::View& view, const std::vector<int>& jobs, std
     const auto T = static_cast<std::size_t>(view.typeCount());
     const double m = static_cast<double>(jobs.size());
     for (std::size_t k = 0; k < jobs.size(); ++k) {
-        const double demand = view.job(jobs[k]).demand;
         double sum = 0;
         for (std::size_t t = 0; t < T; ++t) {
+            const double demand = view.workload().demandOn(jobs[k], static_cast<int>(t));
             x[k * T + t] = view.totalGpus(static_cast<int>(t)) / m / demand;
             sum += x[k * T + t];
         }

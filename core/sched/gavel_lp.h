@@ -14,7 +14,7 @@ namespace orrery::sched {
 /**
  * The LP shape Gavel's allocation policies share (scheduler/policies/policy.py, get_base_constraints), over
  * J jobs x T GPU types, solved with COIN-OR CLP:
- *   x[j][t] >= 0,   sum_t x[j][t] <= 1,   sum_j demand_j x[j][t] <= capacity_t,
+ *   x[j][t] >= 0,   sum_t x[j][t] <= 1,   sum_j demand[j][t] x[j][t] <= capacity_t,
  * plus, per job, an optional floor on its throughput sum_t rate[j][t] x[j][t] >= floor_j, and a linear
  * objective to maximise. Cells with rate 0 are variables too, as in Gavel. One model is kept across solves so that a
  * bisection over floors restarts from the previous basis (dual simplex), through opt::LinearProgram (core/opt): solves
@@ -23,7 +23,7 @@ namespace orrery::sched {
 class AllocationLp
 {
 public:
-    /** `rate` is row-major J x T. */
+    /** `rate` and `demand` (GPUs the job takes on each type, PreparedWorkload::demandOn) are row-major J x T. */
     AllocationLp(int jobs, int types, std::vector<double> rate, const std::vector<int>& demand,
                  const std::vector<int>& capacity);
     ~AllocationLp();
@@ -56,7 +56,7 @@ private:
 std::vector<double> allowedRates(const sim::View& view, const std::vector<int>& jobs);
 /** Gavel's throughput-agnostic variants: every type given the job's rate on the fastest type (Gavel's V100). */
 std::vector<double> referenceRates(const sim::View& view, const std::vector<int>& jobs);
-/** Demands and per-type GPU counts, as the LP takes them. */
+/** Demands (row-major J x T: a serverless job asks per type) and per-type GPU counts, as the LP takes them. */
 std::vector<int> demands(const sim::View& view, const std::vector<int>& jobs);
 std::vector<int> capacities(const sim::View& view);
 
@@ -66,7 +66,7 @@ struct AllocationInput
     int jobs = 0;
     int types = 0;
     std::vector<double> rate;
-    std::vector<int> demand;
+    std::vector<int> demand; ///< row-major J x T
     std::vector<int> capacity;
 };
 AllocationInput allocationInput(const sim::View& view, const std::vector<int>& jobs, std::vector<double> rate);
@@ -93,7 +93,7 @@ std::vector<int> alloxFirstJobs(const std::vector<double>& seconds, int m, int t
 
 /**
  * Gavel's Isolated allocation (policies/isolated.py): each of the m jobs gets 1/m of every type, divided by
- * its demand, the row scaled down when its total exceeds 1.
+ * its demand on that type, the row scaled down when its total exceeds 1.
  */
 void isolatedAllocation(const sim::View& view, const std::vector<int>& jobs, std::vector<double>& x);
 

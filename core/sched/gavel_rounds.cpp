@@ -161,7 +161,7 @@ void GavelRounds::schedule(sim::Decision& decision)
                 continue;
             if (m_cfg.skipZeroPriority && e.priority <= 0)
                 continue;
-            const int demand = view.job(e.job).demand;
+            const int demand = w.demandOn(e.job, t);
             if (demand > left[static_cast<std::size_t>(t)])
                 continue;
             left[static_cast<std::size_t>(t)] -= demand;
@@ -180,8 +180,9 @@ void GavelRounds::schedule(sim::Decision& decision)
         if (pickedType[static_cast<std::size_t>(j)] != view.typeOf(j))
             decision.release(j);
     // (a mixed job released here may get the same GPUs back in step 6: no restart is charged then)
-    std::stable_sort(picks.begin(), picks.end(),
-                     [&](const auto& a, const auto& b) { return view.job(a.first).demand > view.job(b.first).demand; });
+    std::stable_sort(picks.begin(), picks.end(), [&](const auto& a, const auto& b) {
+        return w.demandOn(a.first, a.second) > w.demandOn(b.first, b.second);
+    });
     for (const auto& [j, t] : picks) {
         if (!view.gpusOf(j).empty()) {
             m_lastRound.push_back({j, t, now, leaseS(view, j, t)});
@@ -198,10 +199,9 @@ void GavelRounds::schedule(sim::Decision& decision)
     for (int j : active) {
         if (chosen[static_cast<std::size_t>(j)] || !view.gpusOf(j).empty())
             continue;
-        const int demand = view.job(j).demand;
         bool fitsOneType = false;
         for (int t = 0; t < view.typeCount() && !fitsOneType; ++t)
-            fitsOneType = w.allowed(j, t) && view.totalGpus(t) >= demand;
+            fitsOneType = w.allowed(j, t) && view.totalGpus(t) >= w.demandOn(j, t);
         if (fitsOneType || (m_cfg.gavelQuirks && !m_inAlloc[static_cast<std::size_t>(j)]))
             continue;
         if (decision.place(j, -1))

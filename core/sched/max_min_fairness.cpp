@@ -12,7 +12,8 @@ namespace {
  * equal (priority-weighted) share of GPU time, whatever the GPU type. With all
  * throughputs equal, only a job's total share s_j = sum_t x[j][t] matters:
  * water-filling gives s_j = min(1, z * w_j / demand_j) with z as large as the
- * cluster allows, and spreading each s_j over types in proportion to their
+ * cluster allows (demand_j the job's overall request; the capacity counts
+ * what it takes on each type, PreparedWorkload::demandOn), and spreading each s_j over types in proportion to their
  * size (x[j][t] = s_j * n_t / N) is feasible and optimal. That proportional
  * point is the centre of the LP's optimal face, which is where Gavel's
  * interior-point solver lands. Run through Gavel's round mechanism.
@@ -35,11 +36,20 @@ public:
             a[k] = view.job(jobs[k]).priority / view.job(jobs[k]).demand;
             hi = std::max(hi, 1.0 / a[k]);
         }
-        auto used = [&](double z) {
+        // Spread in proportion to type sizes, a share s_j takes demandOn(j, t) s_j n_t / N GPUs of type t: it
+        // fits when sum_j demandOn(j, t) s_j <= N on every type (one sum when every job asks alike).
+        const auto& w = view.workload();
+        auto usedOn = [&](double z, int t) {
             double sum = 0;
             for (std::size_t k = 0; k < jobs.size(); ++k)
-                sum += view.job(jobs[k]).demand * std::min(1.0, z * a[k]);
+                sum += w.demandOn(jobs[k], t) * std::min(1.0, z * a[k]);
             return sum;
+        };
+        auto used = [&](double z) {
+            double most = usedOn(z, 0);
+            for (int t = 1; t < nt; ++t)
+                most = std::max(most, usedOn(z, t));
+            return most;
         };
         double lo = 0;
         if (used(hi) <= total) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 
 namespace orrery::sched {
@@ -42,7 +43,7 @@ void build(Lp& lp, int jobs, int types, const std::vector<double>& c, const std:
         const int col = model.addColumn(0, 1);
         model.addEntry(static_cast<int>(j), col, -c[k]);
         model.addEntry(static_cast<int>(J + j), col, 1.0);
-        model.addEntry(static_cast<int>(2 * J + k % T), col, static_cast<double>(demand[j]));
+        model.addEntry(static_cast<int>(2 * J + k % T), col, static_cast<double>(demand[k]));
     }
     const int z = model.addColumn(0, opt::kInfinity, 1);
     for (std::size_t j = 0; j < J; ++j)
@@ -78,6 +79,8 @@ bool solveMaxMin(int jobs, int types, const std::vector<double>& c, const std::v
                  const std::vector<int>& capacity, std::vector<double>& x, bool mergeIdentical)
 {
     const auto T = static_cast<std::size_t>(types);
+    if (c.size() != static_cast<std::size_t>(jobs) * T || demand.size() != c.size() || capacity.size() != T)
+        throw std::invalid_argument("solveMaxMin: c and demand must be jobs x types, capacity per type");
     x.assign(static_cast<std::size_t>(jobs) * T, 0.0);
     if (jobs == 0)
         return true;
@@ -89,12 +92,15 @@ bool solveMaxMin(int jobs, int types, const std::vector<double>& c, const std::v
     std::vector<int> members;
     std::vector<std::size_t> first; // a representative job per class
     if (mergeIdentical) {
-        std::map<std::pair<int, std::vector<double>>, int> index;
+        std::map<std::pair<std::vector<int>, std::vector<double>>, int> index;
         for (int j = 0; j < jobs; ++j) {
-            const auto row = c.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(j) * T);
-            auto [it, added] = index.try_emplace(
-                {demand[static_cast<std::size_t>(j)], std::vector<double>(row, row + static_cast<std::ptrdiff_t>(T))},
-                static_cast<int>(members.size()));
+            const auto at = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(j) * T);
+            const auto row = c.begin() + at;
+            const auto demandRow = demand.begin() + at;
+            auto [it, added] =
+                index.try_emplace({std::vector<int>(demandRow, demandRow + static_cast<std::ptrdiff_t>(T)),
+                                   std::vector<double>(row, row + static_cast<std::ptrdiff_t>(T))},
+                                  static_cast<int>(members.size()));
             if (added) {
                 members.push_back(0);
                 first.push_back(static_cast<std::size_t>(j));
@@ -111,10 +117,10 @@ bool solveMaxMin(int jobs, int types, const std::vector<double>& c, const std::v
     }
     const auto K = members.size();
     std::vector<double> cK(K * T), weight(K * T);
-    std::vector<int> use(K);
+    std::vector<int> use(K * T);
     for (std::size_t k = 0; k < K; ++k) {
-        use[k] = demand[first[k]] * members[k];
         for (std::size_t t = 0; t < T; ++t) {
+            use[k * T + t] = demand[first[k] * T + t] * members[k];
             cK[k * T + t] = c[first[k] * T + t];
             weight[k * T + t] = cK[k * T + t] * members[k];
         }

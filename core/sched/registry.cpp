@@ -102,7 +102,7 @@ const std::vector<PolicyInfo>& registeredPolicies()
               {}, withoutParams<makeFifo>),
         entry("fifo_perf",
               "First come, first served on the fastest GPU type that has room for the job (Gavel's FIFO_Perf)", {},
-              withoutParams<makeFifoPerf>),
+              makeFifoPerf, fifoPerfParams()),
         entry("sjf",
               "Shortest job first by estimated run time (ideal duration on its best GPU type; the truth unless "
               "estimate_error is set), non-preemptive",

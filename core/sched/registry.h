@@ -70,7 +70,8 @@ std::unique_ptr<Policy> makePolicy(const std::string& spec);
 
 // One factory per policy file.
 std::unique_ptr<Policy> makeFifo();
-std::unique_ptr<Policy> makeFifoPerf();
+std::unique_ptr<Policy> makeFifoPerf(const PolicyParams& params);
+std::vector<ParamSpec> fifoPerfParams();
 std::unique_ptr<Policy> makeSjf();
 std::unique_ptr<Policy> makeEdf(const PolicyParams& params);
 std::vector<ParamSpec> edfParams();

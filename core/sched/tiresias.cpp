@@ -91,7 +91,7 @@ public:
         for (auto it = m_waiting.begin(); it != m_waiting.end() && tries <= m_backfill;) {
             const Key k = *it;
             const int j = std::get<2>(k);
-            const int demand = view.job(j).demand;
+            const int demand = fewestGpus(view, j);
             if (demand > free && !headBlocked) {
                 // Free GPUs of strictly lower-priority running jobs, lowest first.
                 int freed = 0;
@@ -99,7 +99,7 @@ public:
                 for (auto r = m_running.rbegin(); r != m_running.rend() && free + freed < demand && outranks(k, *r);
                      ++r) {
                     victims.push_back(*r);
-                    freed += view.job(std::get<2>(*r)).demand;
+                    freed += static_cast<int>(view.gpusOf(std::get<2>(*r)).size());
                 }
                 if (free + freed >= demand) {
                     for (const Key& v : victims) {
@@ -139,18 +139,29 @@ private:
         return m_preemptSameQueue ? waiting < running : std::get<0>(waiting) < std::get<0>(running);
     }
 
+    // The fewest GPUs job j can start on: its demand, or for a serverless job its smallest plan over the
+    // types it may use (Tiresias counts GPUs, not types).
+    static int fewestGpus(const sim::View& view, int j)
+    {
+        const auto& w = view.workload();
+        int fewest = view.job(j).demand;
+        for (int t = 0; t < w.typeCount(); ++t)
+            if (w.allowed(j, t))
+                fewest = std::min(fewest, w.demandOn(j, t));
+        return fewest;
+    }
+
     bool start(sim::Decision& decision, int j) const
     {
         const auto& view = decision.view();
-        const int demand = view.job(j).demand;
-        if (demand > m_consolidateMaxGpus || !fitsOneNode(view, j))
+        if (fewestGpus(view, j) > m_consolidateMaxGpus || !fitsOneNode(view, j))
             return decision.place(j);
         // A small job waits for one node with room rather than spreading (Tiresias' consolidated placement);
         // each type is tried, since the first type with room may only have it spread over nodes.
         const auto& w = view.workload();
         const auto& cluster = w.cluster();
         for (int t = 0; t < w.typeCount(); ++t) {
-            if (!w.allowed(j, t) || view.freeGpus(t) < demand)
+            if (!w.allowed(j, t) || view.freeGpus(t) < w.demandOn(j, t))
                 continue;
             const std::vector<int> gpus = decision.findGpus(j, t);
             if (gpus.empty())
@@ -158,7 +169,8 @@ private:
             const bool oneNode = std::all_of(gpus.begin(), gpus.end(), [&](int g) {
                 return cluster.nodeOfGpu(g) == cluster.nodeOfGpu(gpus.front());
             });
-            if (oneNode) {
+            // A serverless job's plan on this type may be larger than the consolidation limit: free placement.
+            if (oneNode || w.demandOn(j, t) > m_consolidateMaxGpus) {
                 decision.assign(j, gpus);
                 return true;
             }
@@ -171,7 +183,7 @@ private:
     {
         const auto& w = view.workload();
         for (int t = 0; t < w.typeCount(); ++t)
-            if (w.allowed(j, t) && w.maxGpusPerNode(t) >= view.job(j).demand)
+            if (w.allowed(j, t) && w.maxGpusPerNode(t) >= w.demandOn(j, t))
                 return true;
         return false;
     }

@@ -43,13 +43,14 @@ std::vector<int> Engine::findGpus(int j, int type) const
 {
     const auto& s = w.job(j);
     if (type >= 0)
-        return w.allowed(j, type) ? state.pick(s.demand, type) : std::vector<int>{};
+        return w.allowed(j, type) ? state.pick(w.demandOn(j, type), type) : std::vector<int>{};
     for (int t = 0; t < w.typeCount(); ++t)
-        if (w.allowed(j, t) && state.freeGpus(t) >= s.demand)
-            return state.pick(s.demand, t);
+        if (w.allowed(j, t) && state.freeGpus(t) >= w.demandOn(j, t))
+            return state.pick(w.demandOn(j, t), t);
+    // A mix runs the job's overall request (SimJob::demand) on every type in it.
     std::vector<char> allowed(static_cast<std::size_t>(w.typeCount()), 0);
     for (int t = 0; t < w.typeCount(); ++t)
-        allowed[static_cast<std::size_t>(t)] = w.allowed(j, t);
+        allowed[static_cast<std::size_t>(t)] = w.rate(j, t, s.demand) > 0;
     return state.pickMixed(s.demand, allowed);
 }
 
@@ -82,17 +83,17 @@ void Engine::assign(int j, const std::vector<int>& list, bool checkRange, const 
             fail(fmt::format("oversubscribes GPU {} (node {}): job \"{}\" already runs there, cannot add job \"{}\"", g,
                              w.cluster().nodes()[static_cast<std::size_t>(w.cluster().nodeOfGpu(g))].name,
                              w.jobs()[static_cast<std::size_t>(holder)].id, id));
-        // allowed() is about the job's demand; another count is checked by its own rate just below
+        // allowed() is about the job's demand on that type; another count is checked by its own rate just below
         // (a serverless job may settle for a larger plan whose memory fits GPUs its first plan does not).
-        if (w.job(j).demand == static_cast<int>(list.size()) && !w.allowed(j, w.typeOfGpu(g)))
+        const int t = w.typeOfGpu(g);
+        if (w.demandOn(j, t) == static_cast<int>(list.size()) && !w.allowed(j, t))
             fail(fmt::format("job \"{}\" cannot run on {} (no throughput there, or it requires another type)", id,
-                             w.type(w.typeOfGpu(g)).name));
+                             w.type(t).name));
     }
-    if (w.job(j).demand != static_cast<int>(list.size())) {
-        for (int g : list)
-            if (w.rate(j, w.typeOfGpu(g), static_cast<int>(list.size())) <= 0)
-                fail(fmt::format("job \"{}\" has no throughput on {} {} GPUs", id, list.size(),
-                                 w.type(w.typeOfGpu(g)).name));
+    for (int g : list) {
+        const int t = w.typeOfGpu(g);
+        if (w.demandOn(j, t) != static_cast<int>(list.size()) && w.rate(j, t, static_cast<int>(list.size())) <= 0)
+            fail(fmt::format("job \"{}\" has no throughput on {} {} GPUs", id, list.size(), w.type(t).name));
     }
     if (!withPlan.empty())
         checkPlan(j, withPlan, list.size());

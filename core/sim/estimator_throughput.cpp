@@ -47,6 +47,15 @@ public:
         return 0;
     }
 
+    int demandOn(const workload::Job& job, const hardware::GpuType& gpu) const override
+    {
+        // The targets hold each type's own GPU count, so the best-ranked plan on the type alone fits there.
+        for (const auto& plan : plansFor(job))
+            if (plan.gpu == gpu.name && workload::acceptsGpus(job, plan.count))
+                return plan.count;
+        return 0;
+    }
+
     double rate(const workload::Job& job, const hardware::GpuType& gpu, int count) const override
     {
         for (const auto& plan : plansFor(job))

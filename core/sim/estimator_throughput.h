@@ -12,9 +12,11 @@ namespace orrery::sim {
 
 /**
  * Serverless jobs (model + training config). A baseline policy sees such a
- * job as a request for its best feasible plan: demand() is the GPU count of
- * the top-ranked plan of estimate::rankPlans over the cluster's GPU types
- * (the best-ranked one within the job's elastic range, when it declares one).
+ * job as a request for one feasible plan per GPU type: demandOn() a type is
+ * the GPU count of the top-ranked plan of estimate::rankPlans on that type
+ * alone (its GPUs in the cluster, its largest node and links), 0 when none
+ * fits; demand() is the count of the top-ranked plan over all the types.
+ * Both keep to the job's elastic range when it declares one.
  * rate() on `count` GPUs of a type is 1 / iteration time from
  * estimate::estimateThroughput with the parallelism of the best plan of that
  * count on that type, 0 when no plan of that count fits in that type's

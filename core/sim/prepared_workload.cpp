@@ -78,16 +78,38 @@ PreparedWorkload::PreparedWorkload(hardware::Cluster cluster, std::vector<worklo
         double best = 0;
         int allowedGpus = 0;
         for (std::size_t t = 0; t < nt; ++t) {
-            double r = m_source->rate(job, *m_types[t], s.demand);
-            if (!std::isfinite(r) || r < 0)
-                r = 0;
-            if (s.requiredType >= 0 && static_cast<int>(t) != s.requiredType)
-                r = 0;
-            m_rate[j * nt + t] = r;
+            const bool required = s.requiredType < 0 || static_cast<int>(t) == s.requiredType;
+            auto rateOf = [&](int count) {
+                const double r = required ? m_source->rate(job, *m_types[t], count) : 0.0;
+                return std::isfinite(r) && r > 0 ? r : 0.0;
+            };
+            // The job's request on this type alone; where nothing fits the type alone, its overall request.
+            int own = m_source->demandOn(job, *m_types[t]);
+            if (own < 1)
+                own = s.demand;
+            const double r = rateOf(s.demand);
+            const double rOwn = own == s.demand ? r : rateOf(own);
+            if (own != s.demand && m_typeDemand.empty()) {
+                // The first job whose request depends on the type: the tables start, the jobs before ask the same
+                // everywhere.
+                m_typeDemand.assign(m_jobs.size() * nt, 0);
+                m_baseRate.assign(m_jobs.size() * nt, 0.0);
+                for (std::size_t k = 0; k < j * nt + t; ++k) {
+                    m_typeDemand[k] = m_sim[k / nt].demand;
+                    m_baseRate[k] = m_rate[k];
+                }
+            }
+            m_rate[j * nt + t] = rOwn;
+            if (!m_typeDemand.empty()) {
+                m_typeDemand[j * nt + t] = own;
+                m_baseRate[j * nt + t] = r;
+            }
             if (r > 0)
                 allowedGpus += m_gpusOfType[t];
             if (r > 0 && m_gpusOfType[t] >= s.demand)
                 best = std::max(best, r * packedFactor(s, s.demand, m_maxPerNode[t]));
+            if (rOwn > 0 && m_gpusOfType[t] >= own)
+                best = std::max(best, rOwn * packedFactor(s, own, m_maxPerNode[t]));
         }
         // A mix of faster types can beat the best single type that has `demand` GPUs (a 4-GPU job on a cluster of 2
         // A100s, 2 V100s and 8 K80s runs faster on the A100s and V100s than on the K80s), and policies that place
@@ -244,13 +266,17 @@ AllocationRate PreparedWorkload::allocationRate(int j, const std::vector<int>& l
 double PreparedWorkload::rate(int j, int t, int count) const
 {
     const auto& s = job(j);
-    if (count == s.demand)
+    if (count == demandOn(j, t))
         return rate(j, t);
+    if (count == s.demand)
+        return baseRate(j, t);
     count = usableGpus(j, count); // a job cannot use more than its range: the sources cap at max_gpus
     if (count == 0)
         return 0;
-    if (count == s.demand)
+    if (count == demandOn(j, t))
         return rate(j, t);
+    if (count == s.demand)
+        return baseRate(j, t);
     if (s.requiredType >= 0 && s.requiredType != t)
         return 0;
     const double r = m_source->rate(m_jobs[static_cast<std::size_t>(j)], type(t), count);

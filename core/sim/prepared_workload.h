@@ -17,7 +17,7 @@ struct SimJob
 {
     double arrivalS = 0;
     double work = 0;       ///< in the throughput source's units
-    int demand = 1;        ///< GPUs asked for
+    int demand = 1;        ///< GPUs asked for: its best request over all types (per type: demandOn)
     int requiredType = -1; ///< sim type index the job must run on, -1 = any
     double priority = 1;
     /** Run time alone on its best allocation of `demand` GPUs (or another count of its range), one type or a mix of
@@ -68,11 +68,14 @@ public:
     int typeOfNode(int node) const { return m_nodeType[static_cast<std::size_t>(node)]; }
     int typeOfGpu(int gpu) const { return m_nodeType[static_cast<std::size_t>(m_cluster.nodeOfGpu(gpu))]; }
 
-    /** Rate of job j on its demand of type t within one node; 0 = cannot run there. */
-    double rate(int j, int t) const
-    {
-        return m_rate[static_cast<std::size_t>(j) * m_types.size() + static_cast<std::size_t>(t)];
-    }
+    /**
+     * GPUs job j asks for on type t alone. A job with a fixed request asks for its demand on every type; a
+     * serverless job for its best feasible plan on that type (docs/simulator.md, "Rate model"), or for its
+     * demand where no plan fits the type alone.
+     */
+    int demandOn(int j, int t) const { return m_typeDemand.empty() ? job(j).demand : m_typeDemand[cell(j, t)]; }
+    /** Rate of job j on its demand of type t (demandOn) within one node; 0 = cannot run there. */
+    double rate(int j, int t) const { return m_rate[cell(j, t)]; }
     /** Rate on `count` GPUs of type t within one node (asks the source when count differs from the demand). */
     double rate(int j, int t, int count) const;
     /** Whether job j runs on exactly `count` GPUs (its elastic range; rigid jobs: their demand). */
@@ -103,9 +106,9 @@ public:
     /** How far GPUs spread: one GPU, one node, one rack, or more (allocationRate with no job). */
     Span spanOf(const std::vector<int>& gpus) const { return allocationRate(-1, gpus).span; }
 
-    /** Fastest type for job j (by rate on its demand), -1 when none. */
+    /** Fastest type for job j (by rate on its demand on each type), -1 when none. */
     int fastestType(int j) const;
-    /** Whether job j may run on type t at all (rate > 0 and its type requirement). */
+    /** Whether job j may run on type t at all (rate on demandOn(j, t) > 0 and its type requirement). */
     bool allowed(int j, int t) const
     {
         const auto& s = job(j);
@@ -122,7 +125,9 @@ private:
     std::vector<int> m_maxPerNode;
     std::vector<int> m_nodeType;
     std::vector<SimJob> m_sim;
-    std::vector<double> m_rate;
+    std::vector<double> m_rate;     ///< job x type: rate on demandOn
+    std::vector<int> m_typeDemand;  ///< job x type; empty when every job asks for its demand on every type
+    std::vector<double> m_baseRate; ///< job x type: rate on the job's demand; empty with m_typeDemand
     std::vector<double> m_samplesPerUnit;
     LocalityModel m_locality;
     bool m_hasRacks = false;
@@ -131,6 +136,12 @@ private:
     double packedFactor(const SimJob& s, int count, int perNode) const;
     /** The best rate job j could get on `count` GPUs of several types (0 when no mix is possible or useful). */
     double mixedRate(std::size_t j, int count) const;
+    std::size_t cell(int j, int t) const
+    {
+        return static_cast<std::size_t>(j) * m_types.size() + static_cast<std::size_t>(t);
+    }
+    /** Rate of job j on its demand (the count of all types' best request) on type t. */
+    double baseRate(int j, int t) const { return m_baseRate.empty() ? rate(j, t) : m_baseRate[cell(j, t)]; }
 };
 
 } // namespace orrery::sim

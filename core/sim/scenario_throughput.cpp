@@ -26,6 +26,10 @@ public:
 
     double work(const workload::Job& job) const override { return pick(job).work(job); }
     int demand(const workload::Job& job) const override { return pick(job).demand(job); }
+    int demandOn(const workload::Job& job, const hardware::GpuType& gpu) const override
+    {
+        return pick(job).demandOn(job, gpu);
+    }
     double rate(const workload::Job& job, const hardware::GpuType& gpu, int count) const override
     {
         return pick(job).rate(job, gpu, count);

@@ -55,6 +55,11 @@ public:
     virtual double work(const workload::Job& job) const = 0;
     /** GPUs the job asks for (a baseline policy gives it exactly this many). */
     virtual int demand(const workload::Job& job) const = 0;
+    /**
+     * GPUs the job asks for when it runs on `gpu` alone; 0 when it has no feasible request there. Jobs with a
+     * fixed request ask for demand() on every type; a serverless job asks for its best plan on that type.
+     */
+    virtual int demandOn(const workload::Job& job, const hardware::GpuType& /*gpu*/) const { return demand(job); }
     /** Work units per second on `count` GPUs of `gpu` in one node; 0 when it cannot run there (e.g. out of memory). */
     virtual double rate(const workload::Job& job, const hardware::GpuType& gpu, int count) const = 0;
     /** The model of a serverless job, for policies that plan it themselves (Frenzy); nullptr otherwise. */

@@ -52,6 +52,29 @@ private slots:
         QCOMPARE(runs[0]["seed"].get<int>(), 3);
         // 160 busy GPU-seconds over 160 s of one GPU.
         QVERIFY(std::abs(runs[0]["utilization"].get<double>() - 1.0) < 1e-9);
+        QCOMPARE(runs[0]["gpu_hours_by_type"].size(), std::size_t(1));
+        QVERIFY(std::abs(runs[0]["gpu_hours_by_type"].begin()->get<double>() - 160.0 / 3600) < 1e-12);
+    }
+
+    /** GPU-hours per type add up to the total; the default scenario's serverless jobs use the RTX 2080 Ti too. */
+    void gpuHoursByType()
+    {
+        const auto r = runCommand({cliPath(), "simulate", "default", "--policy", "fifo", "--policy", "sjf", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        for (const auto& run : nlohmann::json::parse(r.out).at("runs")) {
+            const auto& byType = run.at("gpu_hours_by_type");
+            QCOMPARE(byType.size(), std::size_t(3));
+            double sum = 0;
+            for (const auto& [type, hours] : byType.items())
+                sum += hours.get<double>();
+            const double total = run.at("gpu_hours").get<double>();
+            QVERIFY(std::abs(sum - total) <= 1e-9 * total);
+            QVERIFY(byType.at("rtx2080ti").get<double>() > 0);
+            QVERIFY(byType.at("a100-40gb-sxm").get<double>() > 0);
+        }
+        const auto text = runCommand({cliPath(), "simulate", "default", "--policy", "fifo"});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.find("rtx2080ti_gpu_h") != std::string::npos);
     }
 
     void jsonKeepsRateSegmentsAndThroughputOverTime()

@@ -31,7 +31,7 @@ bool near(double got, double want, double tolerance = 1e-6)
 // Two jobs, two types of one GPU each.
 sched::AllocationInput twoByTwo(std::vector<double> rate)
 {
-    return {2, 2, std::move(rate), {1, 1}, {1, 1}};
+    return {2, 2, std::move(rate), {1, 1, 1, 1}, {1, 1}};
 }
 
 double throughput(const sched::AllocationInput& in, const std::vector<double>& x, int j)
@@ -59,7 +59,8 @@ bool feasible(const sched::AllocationInput& in, const std::vector<double>& x)
     for (int t = 0; t < in.types; ++t) {
         double used = 0;
         for (int j = 0; j < in.jobs; ++j)
-            used += in.demand[static_cast<std::size_t>(j)] * x[static_cast<std::size_t>(j * in.types + t)];
+            used +=
+                in.demand[static_cast<std::size_t>(j * in.types + t)] * x[static_cast<std::size_t>(j * in.types + t)];
         if (used > in.capacity[static_cast<std::size_t>(t)] + 1e-7)
             return false;
     }
@@ -130,7 +131,7 @@ private slots:
         QVERIFY(near(x[0], x0, 1e-4) && near(x[1], 1 - x0, 1e-4));
         // Two types: job 0 only runs on type 0 (rates (1, 0)), job 1 on both (1, 1), a = 0, b = 1. Job 1 takes
         // type 1 whole, job 0 type 0 whole: rho = 1 for both, the least possible (a job's time adds to <= 1).
-        in = {2, 2, {1, 0, 1, 1}, {1, 1}, {1, 1}};
+        in = {2, 2, {1, 0, 1, 1}, {1, 1, 1, 1}, {1, 1}};
         x = sched::minMaxRhoAllocation(in, {0, 0}, {1, 1}, "test", &z);
         QVERIFY(near(z, 1, 1e-5));
         QVERIFY(near(x[0], 1, 1e-4) && near(x[3], 1, 1e-4));

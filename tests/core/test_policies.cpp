@@ -179,9 +179,11 @@ private slots:
             const int jobs = *rc::gen::inRange(1, 25);
             const auto T = static_cast<std::size_t>(types);
             std::vector<std::vector<double>> rows(static_cast<std::size_t>(kinds), std::vector<double>(T));
-            std::vector<int> kindDemand(static_cast<std::size_t>(kinds));
+            // Per type, as a serverless job asks (PreparedWorkload::demandOn).
+            std::vector<std::vector<int>> kindDemand(static_cast<std::size_t>(kinds), std::vector<int>(T));
             for (int k = 0; k < kinds; ++k) {
-                kindDemand[static_cast<std::size_t>(k)] = *rc::gen::element(1, 1, 2, 4);
+                for (auto& d : kindDemand[static_cast<std::size_t>(k)])
+                    d = *rc::gen::element(1, 1, 2, 4);
                 for (auto& v : rows[static_cast<std::size_t>(k)])
                     v = *rc::gen::inRange(0, 40) / 10.0; // zeros included: a type the job cannot use
             }
@@ -190,7 +192,7 @@ private slots:
             for (int j = 0; j < jobs; ++j) {
                 const auto k = static_cast<std::size_t>(*rc::gen::inRange(0, kinds));
                 c.insert(c.end(), rows[k].begin(), rows[k].end());
-                demand.push_back(kindDemand[k]);
+                demand.insert(demand.end(), kindDemand[k].begin(), kindDemand[k].end());
             }
             std::vector<int> capacity(T);
             for (auto& n : capacity)
@@ -206,7 +208,7 @@ private slots:
                     for (std::size_t t = 0; t < T; ++t) {
                         value += c[j * T + t] * x[j * T + t];
                         share += x[j * T + t];
-                        used[t] += demand[j] * x[j * T + t];
+                        used[t] += demand[j * T + t] * x[j * T + t];
                     }
                     RC_ASSERT(share <= 1 + 1e-6);
                     lo = std::min(lo, value);
@@ -267,8 +269,8 @@ private slots:
 
     void serverlessJobsRunTheirBestPlan()
     {
-        // The default scenario: 60 serverless jobs (model + config). A baseline gives each the GPU count of its
-        // top-ranked plan; every policy finishes every job.
+        // The default scenario: 60 serverless jobs (model + config). A job's overall request is the GPU count of
+        // its top-ranked plan over all the types (per type: test_per_type_demand); every policy finishes every job.
         const auto scenario = io::defaultScenario();
         const auto w = sim::prepareScenario(scenario);
         QCOMPARE(w.jobCount(), 60);

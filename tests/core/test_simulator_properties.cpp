@@ -92,6 +92,7 @@ std::vector<std::string> propertySpecs()
     specs.push_back("tiresias:queue_thresholds_s=100:backfill_limit=0:restart_penalty_s=0");
     specs.push_back("tiresias:consolidate_max_gpus=2:preempt_same_queue=false");
     specs.push_back("max_min_fairness_perf:round_s=60:restart_penalty_s=5");
+    specs.push_back("fifo_perf:min_relative_speed=0.5"); // waits for a faster type rather than settle
     return specs;
 }
 
