@@ -3,6 +3,7 @@
 
 #include "io/error.h"
 #include "io/json_reader.h"
+#include "io/run_json.h"
 #include "io/scenario.h"
 #include "metrics/metrics.h"
 #include "sched/registry.h"
@@ -155,17 +156,7 @@ void addLifecycleJson(nlohmann::json& out, const sim::RunResult& run, const metr
 // rates"), as columns: a 100,000-job run has a few hundred thousand segments.
 void addThroughputJson(nlohmann::json& out, const sim::RunResult& run)
 {
-    std::vector<int> job;
-    std::vector<double> start, end, rate, samples;
-    for (const auto& seg : run.rateSegments) {
-        job.push_back(seg.job);
-        start.push_back(seg.startS);
-        end.push_back(seg.endS);
-        rate.push_back(seg.rate);
-        samples.push_back(seg.samplesPerS);
-    }
-    out["rate_segments"] = {
-        {"job_index", job}, {"start_s", start}, {"end_s", end}, {"rate_per_s", rate}, {"samples_per_s", samples}};
+    out["rate_segments"] = io::rateSegmentColumns(run.rateSegments);
     std::vector<double> t, samplesPerS, workPerS, jobsPerS;
     for (const auto& p : metrics::throughputOverTime(run)) {
         t.push_back(p.timeS);

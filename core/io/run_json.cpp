@@ -86,26 +86,25 @@ void addRecords(nlohmann::json& out, const sim::RunResult& r)
             series[s.name] = {{"time_s", s.timeS}, {"value", s.value}};
         out["series"] = std::move(series);
     }
-    if (!r.rateSegments.empty()) {
-        // Columns, as `simulate --json` gives them: a run has about one segment per allocation.
-        nlohmann::json job = nlohmann::json::array(), start = nlohmann::json::array(), end = nlohmann::json::array(),
-                       rate = nlohmann::json::array(), samples = nlohmann::json::array();
-        for (const auto& seg : r.rateSegments) {
-            job.push_back(seg.job);
-            start.push_back(seg.startS);
-            end.push_back(seg.endS);
-            rate.push_back(seg.rate);
-            samples.push_back(seg.samplesPerS);
-        }
-        out["rate_segments"] = {{"job_index", std::move(job)},
-                                {"start_s", std::move(start)},
-                                {"end_s", std::move(end)},
-                                {"rate_per_s", std::move(rate)},
-                                {"samples_per_s", std::move(samples)}};
-    }
+    if (!r.rateSegments.empty())
+        out["rate_segments"] = rateSegmentColumns(r.rateSegments);
 }
 
 } // namespace
+
+nlohmann::json rateSegmentColumns(const std::vector<sim::RateSegment>& segments)
+{
+    std::vector<int> job;
+    std::vector<double> start, end, rate, samples;
+    for (const auto& seg : segments) {
+        job.push_back(seg.job);
+        start.push_back(seg.startS);
+        end.push_back(seg.endS);
+        rate.push_back(seg.rate);
+        samples.push_back(seg.samplesPerS);
+    }
+    return {{"job_index", job}, {"start_s", start}, {"end_s", end}, {"rate_per_s", rate}, {"samples_per_s", samples}};
+}
 
 nlohmann::json storedRunToJson(const store::StoredRun& run)
 {
