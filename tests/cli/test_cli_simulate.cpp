@@ -61,7 +61,9 @@ private slots:
     {
         const auto r = runCommand({cliPath(), "simulate", "default", "--policy", "fifo", "--policy", "sjf", "--json"});
         QCOMPARE(r.exitCode, 0);
-        for (const auto& run : nlohmann::json::parse(r.out).at("runs")) {
+        // Keep the document alive: a range-for over parse(...).at(...) would iterate a destroyed temporary.
+        const auto doc = nlohmann::json::parse(r.out);
+        for (const auto& run : doc.at("runs")) {
             const auto& byType = run.at("gpu_hours_by_type");
             QCOMPARE(byType.size(), std::size_t(3));
             double sum = 0;
