@@ -12,5 +12,7 @@ const TableSpec& utilizationTable();
 const TableSpec& decisionsTable();
 /** Schema 6's event chunks as the plain job_events table of schema 5. */
 const TableSpec& jobEventsTable();
+/** Schema 7's rate segment chunks, one row per segment (there never was a plain table of them). */
+const TableSpec& rateSegmentsTable();
 
 } // namespace orrery::sqlext

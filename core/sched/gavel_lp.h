@@ -77,6 +77,13 @@ std::vector<double> maxSumThroughputAllocation(const AllocationInput& in, const 
 std::vector<double> minTotalDurationAllocation(const AllocationInput& in, const std::vector<double>& stepsLeft,
                                                const char* policy, double* foundT = nullptr);
 /**
+ * The point Gavel's ECOS returns for its feasibility LP (min_total_duration at its T, finish-time fairness at its
+ * optimum): base constraints, sum_t rate x >= floor_j per job, constant objective, solved as cvxpy states it by
+ * the homogeneous self-dual interior-point method (opt::solveHomogeneous; gavel_ecos_point.cpp) and clipped to
+ * [0, 1] as Gavel clips it. Empty when that method does not end optimal.
+ */
+std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vector<double>& floor);
+/**
  * finish-time fairness' problem (finish_time_fairness.cpp): minimise max_j a_j + b_j / thr_j, thr_j = sum_t
  * rate x; empty when no point is feasible. `foundZ` gets the optimum found.
  */

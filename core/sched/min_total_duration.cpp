@@ -44,6 +44,8 @@ std::vector<double> minTotalDurationAllocation(const AllocationInput& in, const 
         return std::vector<double>(in.rate.size(), 0.0); // the round mechanism's mix pass still runs what fits
     for (std::size_t k = 0; k < J; ++k)
         floor[k] = stepsLeft[k] / found;
+    if (auto x = ecosFeasiblePoint(in, floor); !x.empty())
+        return x;
     lp.setThroughputFloors(floor);
     if (!lp.solveInterior(policy))
         return std::vector<double>(in.rate.size(), 0.0);
@@ -57,9 +59,10 @@ namespace {
  * job can finish its remaining steps within T, i.e. the LP feasibility problem
  *   sum_t rate(j, t) x[j][t] >= steps_left(j) / T   for every j,   plus Gavel's base constraints,
  * searched for exactly as Gavel does: bisection of [100 s, 10^6 s] until max < 1.05 min, and, when nothing
- * there is feasible, the next decade [10^6, 10^7] and so on. The allocation is a point feasible at the last
- * feasible T: like Gavel's ECOS, an interior-point method (CLP's barrier) returns one near the centre of
- * that feasible set (docs/simulator.md). The agnostic variant gives every type the
+ * there is feasible, the next decade [10^6, 10^7] and so on (CLP's simplex decides each T). The allocation is
+ * the point ECOS returns for the feasibility LP at the last feasible T (ecosFeasiblePoint): that LP has a wide
+ * set of solutions, and which one a solver stops at decides which jobs run (docs/validation.md); CLP's barrier
+ * is the fallback when ECOS' method does not end optimal. The agnostic variant gives every type the
  * job's rate on the fastest type (Gavel's V100) and, its name lacking "Perf", shuffles types each round.
  */
 class MinTotalDuration : public MaxMinRoundPolicy

@@ -221,6 +221,12 @@ Row eventRow(std::int64_t run, std::size_t index, const sim::JobEvent& e)
         text(e.detail)};
 }
 
+Row segmentRow(std::int64_t run, std::size_t index, const sim::RateSegment& g)
+{
+    return {integer(run), integer(static_cast<std::int64_t>(index)), integer(g.job), g.startS, g.endS, g.rate,
+            g.samplesPerS};
+}
+
 /** Readable form of a row for failure messages. */
 std::string show(const Row& row)
 {
@@ -316,6 +322,11 @@ sim::RunResult syntheticRun(std::size_t jobs)
                                kind == sim::JobEventKind::Drop      ? "deadline " + std::to_string(i % 3)
                                : kind == sim::JobEventKind::Profile ? std::to_string(i % 50)
                                                                     : std::string()});
+        // One rate segment per job, so the big run's span several chunks; every third without samples/s.
+        if (i < jobs)
+            r.rateSegments.push_back({static_cast<int>(i), static_cast<double>(i) * 1.5,
+                                      static_cast<double>(i) * 1.5 + 100, 0.5 + static_cast<double>(i % 7),
+                                      i % 3 ? 2.0 * static_cast<double>(i) : 0.0});
     }
     r.makespanS = r.jobs.back().arrivalS + 200;
     r.wallS = 0.05;
@@ -426,6 +437,10 @@ class TestSqliteExtension : public QObject
     std::vector<Row> expectedEvents(std::int64_t run) const
     {
         return expectedSeries(run, &sim::RunResult::jobEvents, eventRow);
+    }
+    std::vector<Row> expectedSegments(std::int64_t run) const
+    {
+        return expectedSeries(run, &sim::RunResult::rateSegments, segmentRow);
     }
 
     /** The error of `sql` on a copy of the store damaged by `damage` (SQL with ?1 bound to `blob`). */
@@ -582,7 +597,24 @@ print(len(ev), sum(1 for e in ev if e['kind'] == 'drop'), ev[4100]['job_index'],
                          expectedUtilization(run));
             COMPARE_ROWS(db.rows("SELECT * FROM decisions WHERE run_id = ?1", {integer(run)}), expectedDecisions(run));
             COMPARE_ROWS(db.rows("SELECT * FROM job_events WHERE run_id = ?1", {integer(run)}), expectedEvents(run));
+            COMPARE_ROWS(db.rows("SELECT * FROM rate_segments WHERE run_id = ?1", {integer(run)}),
+                         expectedSegments(run));
         }
+        // The real simulation records a rate segment per allocation; the segments of one job, looked up by job.
+        const auto segments = expectedSegments(m_runs[1]);
+        QVERIFY(segments.size() > 10);
+        std::vector<Row> ofJob3;
+        for (const auto& r : segments)
+            if (std::get<std::int64_t>(r[2]) == 3)
+                ofJob3.push_back(r);
+        QVERIFY(!ofJob3.empty());
+        COMPARE_ROWS(db.rows("SELECT * FROM rate_segments WHERE run_id = ?1 AND job_index = 3", {integer(m_runs[1])}),
+                     ofJob3);
+        std::size_t allSegments = 0;
+        for (const auto run : m_runs)
+            allSegments += expectedSegments(run).size();
+        QVERIFY(expectedSegments(m_runs[0]).size() > store::kChunkRows);
+        QCOMPARE(db.integer("SELECT count(*) FROM rate_segments"), static_cast<std::int64_t>(allSegments));
         // Looked up by job, as a join with jobs asks: the events of job 7 of the big run, in event order.
         std::vector<Row> ofJob7;
         for (const auto& r : expectedEvents(m_runs[0]))

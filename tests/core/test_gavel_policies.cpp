@@ -137,6 +137,32 @@ private slots:
         QVERIFY(near(x[0], 1, 1e-4) && near(x[3], 1, 1e-4));
     }
 
+    void ecosPointIsTheOneEcosReturns()
+    {
+        // Gavel's feasibility LP (constant objective) has a whole set of solutions; Gavel takes the one ECOS
+        // stops at. Reference: ECOS 2.0.10 itself (default settings, as cvxpy calls it) on this LP as cvxpy
+        // states it, clipped to [0, 1]: G = [-I; capacity rows; time rows; -rate rows],
+        // h = [0; (2, 2, 1); 1; -floor], c = 0. Job 1 takes two GPUs of any type. ECOS' regularised LDL with
+        // iterative refinement and Orrery's normal equations differ in the last digits of each direction, so
+        // the points agree to 1e-4, while other interior-point methods land 0.01-0.1 away (CVXOPT's conelp:
+        // 0.674, 0.153, ... ; CLP's barrier, near the analytic centre, further still).
+        const sched::AllocationInput in{
+            4, 3, {4, 2, 1, 3, 2.5, 0.5, 5, 1, 0, 2, 2, 2}, {1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1}, {2, 2, 1}};
+        const std::vector<double> floor{3, 2, 2.5, 1};
+        const std::vector<double> ecos{0.6815437125, 0.1375853803, 0.1081212394, 0.2196867816,
+                                       0.5729402658, 0.1150045781, 0.5000236541, 0.2029956464,
+                                       0.1518418701, 0.1803290169, 0.2468608547, 0.2517967673};
+        const auto x = sched::ecosFeasiblePoint(in, floor);
+        QCOMPARE(x.size(), ecos.size());
+        for (std::size_t k = 0; k < x.size(); ++k)
+            QVERIFY2(std::abs(x[k] - ecos[k]) < 1e-4, qPrintable(QString::number(k) + ": " + QString::number(x[k])));
+        QVERIFY(feasible(in, x));
+        for (int j = 0; j < in.jobs; ++j)
+            QVERIFY(throughput(in, x, j) >= floor[static_cast<std::size_t>(j)] - 1e-7);
+        // Floors no allocation meets: no point (the callers then fall back to CLP).
+        QVERIFY(sched::ecosFeasiblePoint(in, {5, 2, 2.5, 1}).empty());
+    }
+
     void alloxMinimisesTotalCompletionTime()
     {
         // One GPU, jobs of 100, 10 and 50 s: shortest first (the Hungarian optimum of [q, 2q, 3q]) runs the

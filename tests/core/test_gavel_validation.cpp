@@ -123,9 +123,11 @@ private slots:
 
     void policyLibraryMatchesGavel()
     {
-        // Gavel's own simulator on the same trace and cluster, measured with scripts/validation (its LP
-        // policies through the cvxpy stand-in over scipy's interior-point linprog: LP optima are not unique, so
-        // those agree within the 5%; isolated and AlloX solve no LP and agree to the figure).
+        // Gavel's own simulator on the same trace and cluster, measured with scripts/validation, its LP policies
+        // through ECOS itself (the solver Gavel's cvxpy calls) behind the cvxpy stand-in (docs/validation.md).
+        // min_total_duration(_perf) take ECOS' point of their feasibility LP (opt::solveHomogeneous) and agree to
+        // the second; finish-time fairness solves ECOS' SOCP by bisection and CLP's barrier, max_sum_throughput's
+        // optimum is not unique: those within 1%, asserted at 2%. Isolated and AlloX solve no LP.
         const std::string trace = test::sharedDataPath("gavel/traces/poisson1000_1gpu_lam150_seed0.trace");
         if (trace.empty() || test::sharedDataPath("gavel/simulation_throughputs.json").empty())
             QSKIP("shared Gavel data not present");
@@ -139,11 +141,11 @@ private slots:
         const std::vector<Reference> reference = {
             {"isolated", 13321.066, 1e-4},
             {"allox", 9385.302, 1e-3},
-            {"max_sum_throughput_perf", 9339.066, 0.05},
-            {"min_total_duration_perf", 10021.942, 0.05},
-            {"min_total_duration", 13297.768, 0.05},
-            {"finish_time_fairness_perf", 10011.300, 0.05},
-            {"finish_time_fairness", 13302.646, 0.05},
+            {"max_sum_throughput_perf", 9336.279, 0.02},
+            {"min_total_duration_perf", 10244.313, 1e-3},
+            {"min_total_duration", 13295.738, 1e-3},
+            {"finish_time_fairness_perf", 9730.735, 0.02},
+            {"finish_time_fairness", 13301.179, 0.02},
         };
         std::vector<std::string> names;
         for (const auto& r : reference)

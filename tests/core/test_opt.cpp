@@ -4,6 +4,7 @@
 
 #include "sim_test_helpers.h"
 
+#include "opt/homogeneous_lp.h"
 #include "opt/linear_model.h"
 #include "opt/linear_program.h"
 #include "opt/milp.h"
@@ -30,12 +31,104 @@ opt::LinearModel smallLp()
     return m;
 }
 
+/** G stored densely (row-major), its normal matrix solved by Gaussian elimination: small test LPs only. */
+class DenseOperator : public opt::LpOperator
+{
+public:
+    DenseOperator(int rows, int columns, std::vector<double> g) : m_rows(rows), m_cols(columns), m_g(std::move(g)) {}
+    int columns() const override { return m_cols; }
+    int rows() const override { return m_rows; }
+    void multiply(const std::vector<double>& x, std::vector<double>& out) const override
+    {
+        out.assign(static_cast<std::size_t>(m_rows), 0.0);
+        for (int i = 0; i < m_rows; ++i)
+            for (int k = 0; k < m_cols; ++k)
+                out[static_cast<std::size_t>(i)] += at(i, k) * x[static_cast<std::size_t>(k)];
+    }
+    void multiplyTransposed(const std::vector<double>& z, std::vector<double>& out) const override
+    {
+        out.assign(static_cast<std::size_t>(m_cols), 0.0);
+        for (int i = 0; i < m_rows; ++i)
+            for (int k = 0; k < m_cols; ++k)
+                out[static_cast<std::size_t>(k)] += at(i, k) * z[static_cast<std::size_t>(i)];
+    }
+    void forEachEntry(const std::function<void(int, int, double)>& f) const override
+    {
+        for (int i = 0; i < m_rows; ++i)
+            for (int k = 0; k < m_cols; ++k)
+                if (at(i, k) != 0)
+                    f(i, k, at(i, k));
+    }
+    bool factor(const std::vector<double>& w) override
+    {
+        const auto n = static_cast<std::size_t>(m_cols);
+        m_k.assign(n * n, 0.0);
+        for (int i = 0; i < m_rows; ++i)
+            for (int a = 0; a < m_cols; ++a)
+                for (int b = 0; b < m_cols; ++b)
+                    m_k[static_cast<std::size_t>(a) * n + static_cast<std::size_t>(b)] +=
+                        w[static_cast<std::size_t>(i)] * at(i, a) * at(i, b);
+        return true;
+    }
+    void solve(std::vector<double>& v) const override
+    {
+        const auto n = static_cast<std::size_t>(m_cols);
+        std::vector<double> k = m_k;
+        for (std::size_t p = 0; p < n; ++p)
+            for (std::size_t r = p + 1; r < n; ++r) {
+                const double f = k[r * n + p] / k[p * n + p];
+                for (std::size_t c = p; c < n; ++c)
+                    k[r * n + c] -= f * k[p * n + c];
+                v[r] -= f * v[p];
+            }
+        for (std::size_t p = n; p-- > 0;) {
+            for (std::size_t c = p + 1; c < n; ++c)
+                v[p] -= k[p * n + c] * v[c];
+            v[p] /= k[p * n + p];
+        }
+    }
+
+private:
+    double at(int i, int k) const
+    {
+        return m_g[static_cast<std::size_t>(i) * static_cast<std::size_t>(m_cols) + static_cast<std::size_t>(k)];
+    }
+    int m_rows, m_cols;
+    std::vector<double> m_g, m_k;
+};
+
 } // namespace
 
 class TestOpt : public QObject
 {
     Q_OBJECT
 private slots:
+    void homogeneousMethodSolvesLps()
+    {
+        // smallLp() as min -x - y s.t. G v <= h: optimum (1.6, 1.2), found to ECOS' tolerances.
+        DenseOperator g(4, 2, {1, 2, 3, 1, -1, 0, 0, -1});
+        auto r = opt::solveHomogeneous(g, {-1, -1}, {4, 6, 0, 0});
+        QVERIFY(r.status == opt::HsdStatus::Optimal);
+        QVERIFY(std::abs(r.x[0] - 1.6) < 1e-6 && std::abs(r.x[1] - 1.2) < 1e-6);
+        QVERIFY(r.iterations > 0 && r.iterations < 30);
+        // x <= -1 and x >= 0: a certificate of primal infeasibility.
+        DenseOperator single(2, 1, {1, -1});
+        QVERIFY(opt::solveHomogeneous(single, {0}, {-1, 0}).status == opt::HsdStatus::PrimalInfeasible);
+        // min -x s.t. x >= 0 only: unbounded, a certificate of dual infeasibility.
+        DenseOperator ray(1, 1, {-1});
+        QVERIFY(opt::solveHomogeneous(ray, {-1}, {0}).status == opt::HsdStatus::DualInfeasible);
+        // An iteration limit of 1 stops before convergence and says so.
+        opt::HsdOptions one;
+        one.maxIterations = 1;
+        QVERIFY(opt::solveHomogeneous(g, {-1, -1}, {4, 6, 0, 0}, one).status == opt::HsdStatus::Unknown);
+        // c = 0 (a feasibility problem, every point of {x <= 1, x >= 0, x <= 4} optimal): the method stops where
+        // ECOS 2.0.10 stops, 0.78886931, not at the analytic centre (0.4648) nor at a vertex.
+        DenseOperator box(3, 1, {1, -1, 1});
+        r = opt::solveHomogeneous(box, {0}, {1, 0, 4});
+        QVERIFY(r.status == opt::HsdStatus::Optimal);
+        QVERIFY2(std::abs(r.x[0] - 0.78886931) < 1e-4, qPrintable(QString::number(r.x[0], 'g', 12)));
+    }
+
     void modelIsColumnMajorInRowOrder()
     {
         opt::LinearModel m;

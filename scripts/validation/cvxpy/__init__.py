@@ -1,4 +1,4 @@
-"""A stand-in for the part of cvxpy that Gavel's scheduler/policies use, over scipy.optimize.linprog.
+"""A stand-in for the part of cvxpy that Gavel's scheduler/policies use, over ECOS, scipy or CVXOPT.
 
 Validation only (docs/validation.md, "Gavel's policy library"): Debian ships no cvxpy, and Gavel's LP
 policies import it. Put this directory first on PYTHONPATH and `import cvxpy as cp` finds this module.
@@ -7,15 +7,23 @@ What it covers, and how:
 * one Variable per problem; affine expressions are sparse (rows x variables) matrices plus a constant,
   so indexing, +, -, scalar/elementwise multiply, cp.multiply, cp.sum(axis), cp.hstack/vstack and
   comparisons (<=, >=, ==) build linear constraints;
-* LPs (Minimize/Maximize of an affine objective, including a constant one) go to linprog. By default the
-  legacy interior-point method (Andersen & Andersen's homogeneous self-dual algorithm, without crossover),
-  because Gavel solves with ECOS, also a homogeneous self-dual interior-point method: on a degenerate LP
-  both land inside the optimal face rather than on one of its vertices (an LP with a constant objective
-  is a feasibility problem, and both return a point near the centre of the feasible set). Set
-  CVXPY_STANDIN_METHOD=highs for HiGHS' simplex (a vertex) instead;
-* the one non-linear form Gavel uses, finish-time fairness' Minimize(maximum(a_i + c_i * inv_pos(l_i)))
-  (and a single such term), with a_i, c_i >= 0 constants and l_i affine: min z is found by bisection on z,
-  each step the LP feasibility problem l_i >= c_i / (z - a_i); the last feasible point is returned;
+* solvers (CVXPY_STANDIN_METHOD):
+  - "ecos" (the default when ECOS_LIB is set): ECOS itself, the solver Gavel's cvxpy calls, through
+    ecos_shim.c built against an ECOS checkout (ECOS_LIB = that library). LPs go to ECOS as cvxpy states
+    them (G x <= h, rows in constraint order, ECOS' default settings); finish-time fairness'
+    Minimize(maximum(a_i + c_i * inv_pos(l_i))) goes to ECOS as one SOCP, as cvxpy canonicalises it
+    (epigraph t, u_i >= inv_pos(l_i) as the cone ||(2, l_i - u_i)|| <= l_i + u_i). Status as cvxpy reads
+    ECOS' exit flag (10, "optimal_inaccurate", is not "optimal"). The reference figures use this;
+  - "interior-point" (the default otherwise): scipy's legacy interior point (Andersen & Andersen's
+    homogeneous algorithm, no crossover); finish-time fairness by bisection on z, each step the LP
+    feasibility problem l_i >= c_i / (z - a_i), the last feasible point returned; HiGHS' simplex when it
+    fails numerically. NOT a faithful ECOS: on a feasibility LP (constant objective; min_total_duration)
+    every feasible point is optimal and where a method stops decides the allocation; this one stops
+    elsewhere than ECOS does (docs/validation.md);
+  - "cvxopt": CVXOPT's conelp (ECOS' parent algorithm, without ECOS' equilibration and step rules) with
+    ECOS' tolerances, the SOCP as for "ecos" (falling back to the bisection when conelp breaks down);
+  - "highs": HiGHS' simplex (a vertex);
+* solve outcomes are counted in `outcomes` (run_gavel.py prints them);
 * status "optimal" or "infeasible" as cvxpy reports them; anything else raises.
 """
 
@@ -28,10 +36,18 @@ from scipy.optimize import linprog
 
 OPTIMAL = "optimal"
 INFEASIBLE = "infeasible"
-_METHOD = os.environ.get("CVXPY_STANDIN_METHOD", "interior-point")
+# ECOS itself when a build of it is at hand (ECOS_LIB), else scipy's legacy interior point.
+_METHOD = os.environ.get("CVXPY_STANDIN_METHOD", "ecos" if os.environ.get("ECOS_LIB") else "interior-point")
 
 # Every solve, for the summary the runner prints: (kind, variables, constraints rows).
 solve_log = []
+# How each solve ended, for the runner's summary: "ipm" (interior point answered), "ipm_infeasible",
+# "highs" / "highs_infeasible" (the interior point failed numerically and HiGHS' simplex answered).
+outcomes = {}
+
+
+def _count(what):
+    outcomes[what] = outcomes.get(what, 0) + 1
 
 
 def _const(v):
@@ -276,6 +292,15 @@ def _lp(var, c, constraints, extra_ub=None):
         kwargs["b_eq"] = np.concatenate(eq_b)
     # Bounds come from the constraints (x >= 0 is one of Gavel's); the variable itself is free.
     method = _METHOD
+    if method == "cvxopt":
+        return _conelp(c, kwargs, n, constraints)
+    if method == "ecos":
+        if "A_eq" in kwargs:
+            raise NotImplementedError("equality constraints through ECOS")
+        G = kwargs.get("A_ub", sp.csr_matrix((0, n)))
+        solve_log.append(("ecos", n, G.shape[0]))
+        flag, x = _ecos(c, G, kwargs.get("b_ub", np.zeros(0)), G.shape[0], [])
+        return _ecos_lp_result(flag, x)
     options = {}
     if method == "interior-point":
         options = {"sparse": True, "tol": 1e-9}
@@ -286,9 +311,12 @@ def _lp(var, c, constraints, extra_ub=None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = linprog(c, bounds=(None, None), method=method, options=options, **kwargs)
+    tag = "ipm" if method == "interior-point" else method
     if res.status == 0:
+        _count(tag)
         return res.x
     if res.status == 2:
+        _count(tag + "_infeasible")
         return None
     if method == "interior-point":
         # The legacy method occasionally stalls on numerics; the simplex answer is still an optimum.
@@ -297,10 +325,84 @@ def _lp(var, c, constraints, extra_ub=None):
             kwargs.pop("options", None)
             res = linprog(c, bounds=(None, None), method="highs", **kwargs)
         if res.status == 0:
+            _count("highs")
             return res.x
         if res.status == 2:
+            _count("highs_infeasible")
             return None
     raise RuntimeError("linprog failed: " + res.message)
+
+
+_ecos_lib = None
+
+
+def _ecos(c, G, h, l, q):
+    """ECOS itself (ECOS_LIB: scripts/validation/ecos_shim.c built against an ECOS checkout) on
+    min c'x s.t. G x + s = h, s in (orthant of l rows) x (second-order cones of sizes q)."""
+    import ctypes
+
+    global _ecos_lib
+    if _ecos_lib is None:
+        _ecos_lib = ctypes.CDLL(os.environ["ECOS_LIB"])
+    G = sp.csc_matrix(G)
+    G.sort_indices()
+    n, m = G.shape[1], G.shape[0]
+    dbl, idx = ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_int)
+    pr = np.ascontiguousarray(G.data, dtype=np.float64)
+    jc = np.ascontiguousarray(G.indptr, dtype=np.int32)
+    ir = np.ascontiguousarray(G.indices, dtype=np.int32)
+    qa = np.ascontiguousarray(q if q else [0], dtype=np.int32)
+    cc = np.ascontiguousarray(c, dtype=np.float64).copy()
+    hh = np.ascontiguousarray(h, dtype=np.float64).copy()
+    x = np.zeros(n)
+    iters = ctypes.c_int(0)
+    flag = _ecos_lib.ecos_standin(n, m, l, len(q), qa.ctypes.data_as(idx), pr.ctypes.data_as(dbl),
+                                  jc.ctypes.data_as(idx), ir.ctypes.data_as(idx), cc.ctypes.data_as(dbl),
+                                  hh.ctypes.data_as(dbl), x.ctypes.data_as(dbl), ctypes.byref(iters))
+    return flag, x
+
+
+def _ecos_lp_result(flag, x):
+    # cvxpy's reading of ECOS' exit flags: 0 optimal, 10 optimal_inaccurate (not "optimal": Gavel's
+    # min_total_duration counts it as infeasible), 1/11 infeasible; others raise SolverError in cvxpy.
+    _count({0: "ecos", 10: "ecos_inaccurate", 1: "ecos_infeasible", 11: "ecos_infeasible_inaccurate"}.get(
+        flag, "ecos_flag_%d" % flag))
+    if flag == 0:
+        return x
+    if flag in (1, 10, 11):
+        return None
+    raise RuntimeError("ECOS failed with exit flag %d (cvxpy would raise SolverError)" % flag)
+
+
+def _conelp(c, kwargs, n, constraints):
+    """ECOS' algorithm as CVXOPT implements it (conelp: primal-dual path following on the homogeneous
+    self-dual embedding, Nesterov-Todd scaling, Mehrotra correction, CVXOPT's starting point), with ECOS'
+    default tolerances; rows in cvxpy's order (constraints as listed, G x <= h)."""
+    from cvxopt import matrix, solvers, spmatrix
+
+    def sparse(M):
+        M = sp.coo_matrix(M)
+        return spmatrix(M.data.tolist(), M.row.tolist(), M.col.tolist(), M.shape)
+
+    G = kwargs.get("A_ub", sp.csr_matrix((0, n)))
+    h = kwargs.get("b_ub", np.zeros(0))
+    args = {}
+    if "A_eq" in kwargs:
+        args = {"A": sparse(kwargs["A_eq"]), "b": matrix(kwargs["b_eq"])}
+    solve_log.append(("cvxopt", n, sum_sizes([con.expr for con in constraints])))
+    opts = {"show_progress": False, "abstol": 1e-8, "reltol": 1e-8, "feastol": 1e-8, "maxiters": 100}
+    sol = solvers.conelp(matrix(np.asarray(c, dtype=float)), sparse(G), matrix(np.asarray(h, dtype=float)),
+                         {"l": G.shape[0], "q": [], "s": []}, options=opts, **args)
+    if sol["status"] == "optimal":
+        _count("cvxopt")
+        return np.array(sol["x"]).ravel()
+    if sol["status"] == "primal infeasible":
+        _count("cvxopt_infeasible")
+        return None
+    # Stopped short of the tolerances: ECOS would report "optimal_inaccurate", which Gavel's min_total_duration
+    # counts as not feasible (it asks for status == "optimal").
+    _count("cvxopt_" + sol["status"].replace(" ", "_"))
+    return None
 
 
 class Problem:
@@ -336,6 +438,11 @@ class Problem:
         return self.value
 
     def _solve_minmax(self, var, terms):
+        if _METHOD in ("cvxopt", "ecos"):
+            return self._solve_minmax_socp(var, terms)
+        return self._solve_minmax_bisection(var, terms)
+
+    def _solve_minmax_bisection(self, var, terms):
         n = var.size
         L = sp.vstack([t.l.A for t in terms]).tocsr()
         lb = np.array([t.l.b[0] for t in terms])
@@ -370,3 +477,72 @@ class Problem:
         self.status = OPTIMAL
         self.value = hi
         return hi
+
+    def _solve_minmax_socp(self, var, terms):
+        """min max_i a_i + c_i inv_pos(l_i) as cvxpy hands it to ECOS: one SOCP, solved by conelp (ECOS' algorithm).
+
+        Variables v = (x, t, u_1..u_m): min t s.t. the linear constraints, a_i + c_i u_i <= t, and u_i >= 1 / l_i
+        as cvxpy's power canonicalisation states it, the second-order cone ||(2, l_i - u_i)|| <= l_i + u_i.
+        """
+        from cvxopt import matrix, solvers, spmatrix
+
+        n, m = var.size, len(terms)
+        N = n + 1 + m
+        G_rows, h_rows = [], []
+        for con in self.constraints:
+            e = con.expr
+            A = e.A if e.A.shape[1] == n else sp.csr_matrix((e.size, n))
+            if con.sense != "<=":
+                raise NotImplementedError("equality constraints with the min-max form")
+            G_rows.append(sp.hstack([A, sp.csr_matrix((e.size, 1 + m))]))
+            h_rows.append(-e.b)
+        lin = sp.lil_matrix((m, N))
+        for i, term in enumerate(terms):
+            lin[i, n] = -1.0
+            lin[i, n + 1 + i] = term.c
+        G_rows.append(lin.tocsr())
+        h_rows.append(-np.array([term.a for term in terms]))
+        n_lin = int(np.sum([g.shape[0] for g in G_rows]))
+        for i, term in enumerate(terms):
+            L = sp.hstack([term.l.A, sp.csr_matrix((1, 1 + m))]).tolil()
+            plus, minus = L.copy(), L.copy()
+            plus[0, n + 1 + i] = 1.0
+            minus[0, n + 1 + i] = -1.0
+            G_rows += [-plus.tocsr(), sp.csr_matrix((1, N)), -minus.tocsr()]
+            h_rows += [np.array([term.l.b[0]]), np.array([2.0]), np.array([term.l.b[0]])]
+        G = sp.vstack(G_rows).tocoo()
+        h = np.concatenate(h_rows)
+        cvec = np.zeros(N)
+        cvec[n] = 1.0
+        if _METHOD == "ecos":
+            solve_log.append(("ecos-socp", N, G.shape[0]))
+            flag, v = _ecos(cvec, G, h, n_lin, [3] * m)
+            _count({0: "ecos_socp", 10: "ecos_socp_inaccurate"}.get(flag, "ecos_socp_flag_%d" % flag))
+            if flag not in (0, 10):
+                var.value = None
+                self.status = INFEASIBLE
+                return np.inf
+            var.value = v[:n]
+            self.status = OPTIMAL if flag == 0 else "optimal_inaccurate"
+            self.value = float(v[n])
+            return self.value
+        solve_log.append(("cvxopt-socp", N, G.shape[0]))
+        opts = {"show_progress": False, "abstol": 1e-8, "reltol": 1e-8, "feastol": 1e-8, "maxiters": 100}
+        try:
+            sol = solvers.conelp(matrix(cvec), spmatrix(G.data.tolist(), G.row.tolist(), G.col.tolist(), G.shape),
+                                 matrix(h), {"l": n_lin, "q": [3] * m, "s": []}, options=opts)
+        except (ValueError, ArithmeticError):
+            # CVXOPT's scaling update broke down numerically (ECOS guards it differently): the bisection instead.
+            _count("cvxopt_socp_failed")
+            return self._solve_minmax_bisection(var, terms)
+        _count("cvxopt_socp_" + sol["status"].replace(" ", "_"))
+        if sol["x"] is None or sol["status"].endswith("infeasible"):
+            var.value = None
+            self.status = INFEASIBLE
+            return np.inf
+        v = np.array(sol["x"]).ravel()
+        var.value = v[:n]
+        # ECOS stopping short reports "optimal_inaccurate"; Gavel's finish-time fairness uses the point anyway.
+        self.status = OPTIMAL if sol["status"] == "optimal" else "optimal_inaccurate"
+        self.value = float(v[n])
+        return self.value

@@ -1,0 +1,327 @@
+#include "opt/homogeneous_lp.h"
+
+#include "opt/solver_clock.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace orrery::opt {
+
+namespace {
+
+// ECOS' constants (include/ecos.h).
+constexpr double kGamma = 0.99;    // scaling of the final step length
+constexpr double kStepMin = 1e-6;  // smallest step taken
+constexpr double kStepMax = 0.999; // largest step, also in the affine direction
+constexpr double kSigmaMin = 1e-4; // always some centring
+constexpr double kSigmaMax = 1.0;
+constexpr double kEps = 1e-13;
+constexpr double kSafeguard = 500; // largest increase of the primal residual before giving up
+constexpr int kEquilibrationPasses = 3;
+
+double dot(const std::vector<double>& a, const std::vector<double>& b)
+{
+    return std::inner_product(a.begin(), a.end(), b.begin(), 0.0);
+}
+
+double norm(const std::vector<double>& a)
+{
+    return std::sqrt(dot(a, a));
+}
+
+/** G with ECOS' Ruiz equilibration applied: G~ = diag(1/r) G diag(1/e), r per row, e per column. */
+class Equilibrated
+{
+public:
+    explicit Equilibrated(LpOperator& g)
+        : m_g(g), m_row(static_cast<std::size_t>(g.rows()), 1.0), m_col(static_cast<std::size_t>(g.columns()), 1.0)
+    {
+        std::vector<double> rowMax(m_row.size()), colMax(m_col.size());
+        for (int pass = 0; pass < kEquilibrationPasses; ++pass) {
+            std::fill(rowMax.begin(), rowMax.end(), 0.0);
+            std::fill(colMax.begin(), colMax.end(), 0.0);
+            m_g.forEachEntry([&](int i, int k, double v) {
+                const auto ui = static_cast<std::size_t>(i), uk = static_cast<std::size_t>(k);
+                const double a = std::abs(v / (m_row[ui] * m_col[uk]));
+                rowMax[ui] = std::max(rowMax[ui], a);
+                colMax[uk] = std::max(colMax[uk], a);
+            });
+            for (std::size_t i = 0; i < m_row.size(); ++i)
+                m_row[i] *= rowMax[i] < 1e-6 ? 1.0 : std::sqrt(rowMax[i]);
+            for (std::size_t k = 0; k < m_col.size(); ++k)
+                m_col[k] *= colMax[k] < 1e-6 ? 1.0 : std::sqrt(colMax[k]);
+        }
+        m_tmpX.resize(m_col.size());
+        m_tmpZ.resize(m_row.size());
+        m_w.resize(m_row.size());
+    }
+    const std::vector<double>& rowScale() const { return m_row; }
+    const std::vector<double>& columnScale() const { return m_col; }
+
+    void multiply(const std::vector<double>& x, std::vector<double>& out)
+    {
+        for (std::size_t k = 0; k < m_col.size(); ++k)
+            m_tmpX[k] = x[k] / m_col[k];
+        m_g.multiply(m_tmpX, out);
+        for (std::size_t i = 0; i < m_row.size(); ++i)
+            out[i] /= m_row[i];
+    }
+    void multiplyTransposed(const std::vector<double>& z, std::vector<double>& out)
+    {
+        for (std::size_t i = 0; i < m_row.size(); ++i)
+            m_tmpZ[i] = z[i] / m_row[i];
+        m_g.multiplyTransposed(m_tmpZ, out);
+        for (std::size_t k = 0; k < m_col.size(); ++k)
+            out[k] /= m_col[k];
+    }
+    /** Factors G~' diag(1 / v) G~ (v = W^2 per row). */
+    bool factor(const std::vector<double>& v)
+    {
+        for (std::size_t i = 0; i < m_row.size(); ++i)
+            m_w[i] = 1 / (v[i] * m_row[i] * m_row[i]);
+        return m_g.factor(m_w);
+    }
+    /** (G~' diag(1 / v) G~)^-1 = E (G' diag(1 / (v r^2)) G)^-1 E. */
+    void solve(std::vector<double>& rhs)
+    {
+        for (std::size_t k = 0; k < m_col.size(); ++k)
+            rhs[k] *= m_col[k];
+        m_g.solve(rhs);
+        for (std::size_t k = 0; k < m_col.size(); ++k)
+            rhs[k] *= m_col[k];
+    }
+
+private:
+    LpOperator& m_g;
+    std::vector<double> m_row, m_col, m_tmpX, m_tmpZ, m_w;
+};
+
+/**
+ * ECOS' KKT system for the orthant, [0 G'; G -V] [dx; dz] = [bx; bz] with V = W^2: dx = K^-1 (bx + G' V^-1 bz),
+ * K = G' V^-1 G, and dz = V^-1 (G dx - bz).
+ */
+class Kkt
+{
+public:
+    explicit Kkt(Equilibrated& g) : m_g(g) {}
+    bool factor(const std::vector<double>& v)
+    {
+        m_v = v;
+        return m_g.factor(v);
+    }
+    void solve(const std::vector<double>& bx, const std::vector<double>& bz, std::vector<double>& dx,
+               std::vector<double>& dz)
+    {
+        m_tmp.resize(bz.size());
+        for (std::size_t i = 0; i < bz.size(); ++i)
+            m_tmp[i] = bz[i] / m_v[i];
+        m_g.multiplyTransposed(m_tmp, dx);
+        for (std::size_t k = 0; k < bx.size(); ++k)
+            dx[k] += bx[k];
+        m_g.solve(dx);
+        m_g.multiply(dx, dz);
+        for (std::size_t i = 0; i < bz.size(); ++i)
+            dz[i] = (dz[i] - bz[i]) / m_v[i];
+    }
+
+private:
+    Equilibrated& m_g;
+    std::vector<double> m_v, m_tmp;
+};
+
+/** ECOS' bring2cone on the orthant: r + (1 + alpha) e with alpha = max(-0.99, the largest -r_i over r_i <= 0). */
+void bringToCone(std::vector<double>& r)
+{
+    double alpha = -kGamma;
+    for (double v : r)
+        if (v <= 0 && -v > alpha)
+            alpha = -v;
+    for (double& v : r)
+        v += 1 + alpha;
+}
+
+/** ECOS' lineSearch on the orthant (ds, dz scaled by W, as lambda is). */
+double lineSearch(const std::vector<double>& lambda, const std::vector<double>& ds, const std::vector<double>& dz,
+                  double tau, double dtau, double kappa, double dkappa)
+{
+    double alpha = 10;
+    if (!lambda.empty()) {
+        double rhoMin = ds[0] / lambda[0], sigmaMin = dz[0] / lambda[0];
+        for (std::size_t i = 1; i < lambda.size(); ++i) {
+            rhoMin = std::min(rhoMin, ds[i] / lambda[i]);
+            sigmaMin = std::min(sigmaMin, dz[i] / lambda[i]);
+        }
+        if (-sigmaMin > -rhoMin)
+            alpha = sigmaMin < 0 ? 1 / -sigmaMin : 1 / kEps;
+        else
+            alpha = rhoMin < 0 ? 1 / -rhoMin : 1 / kEps;
+    }
+    const double byTau = -tau / dtau, byKappa = -kappa / dkappa;
+    if (byTau > 0 && byTau < alpha)
+        alpha = byTau;
+    if (byKappa > 0 && byKappa < alpha)
+        alpha = byKappa;
+    return std::clamp(alpha, kStepMin, kStepMax);
+}
+
+} // namespace
+
+HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const std::vector<double>& hIn,
+                           const HsdOptions& options)
+{
+    SolverTimer timer;
+    const auto n = static_cast<std::size_t>(op.columns());
+    const auto m = static_cast<std::size_t>(op.rows());
+    if (cIn.size() != n || hIn.size() != m)
+        throw std::invalid_argument("solveHomogeneous: c needs one entry per column, h one per row");
+    HsdResult result;
+
+    // The problem ECOS works on: G~ x~ <= h~ with h~ = h / r, c~ = c / e, x = x~ / e.
+    Equilibrated g(op);
+    std::vector<double> c(n), h(m);
+    for (std::size_t k = 0; k < n; ++k)
+        c[k] = cIn[k] / g.columnScale()[k];
+    for (std::size_t i = 0; i < m; ++i)
+        h[i] = hIn[i] / g.rowScale()[i];
+    Kkt kkt(g);
+    const auto finish = [&](HsdStatus status, const std::vector<double>& x, double tau) {
+        result.status = status;
+        if (status == HsdStatus::Optimal || status == HsdStatus::Unknown) {
+            result.x.resize(n);
+            for (std::size_t k = 0; k < n; ++k)
+                result.x[k] = x[k] / (g.columnScale()[k] * tau);
+        }
+        return result;
+    };
+
+    // Starting point (ECOS' init, with W = I): x = argmin ||G x - h||, s = h - G x and z = argmin ||z|| subject to
+    // G' z + c = 0, each brought into the cone.
+    std::vector<double> x(n), s(m), z(m), negC(n), zero(m, 0.0);
+    if (!kkt.factor(std::vector<double>(m, 1.0)))
+        return result;
+    kkt.solve(std::vector<double>(n, 0.0), h, x, s);
+    for (double& v : s)
+        v = -v;
+    bringToCone(s);
+    for (std::size_t k = 0; k < n; ++k)
+        negC[k] = -c[k];
+    {
+        std::vector<double> unused(n);
+        kkt.solve(negC, zero, unused, z);
+    }
+    bringToCone(z);
+    double tau = 1, kappa = 1;
+
+    const double resx0 = std::max(1.0, norm(c)), resz0 = std::max(1.0, norm(h));
+    const double degree = static_cast<double>(m);
+    std::vector<double> rx(n), rz(m), w(m), lambda(m), v(m), dx1(n), dz1(m), dx2(n), dz2(m), bz(m);
+    std::vector<double> wdz(m), dsByW(m), ds(m), ds1(m);
+    double presPrev = 0, step = 0;
+
+    for (int iter = 0; iter <= options.maxIterations; ++iter) {
+        result.iterations = iter;
+        // Residuals (computeResiduals) and statistics (updateStatistics).
+        g.multiplyTransposed(z, rx);
+        for (double& r : rx)
+            r = -r;
+        const double hresx = norm(rx);
+        for (std::size_t k = 0; k < n; ++k)
+            rx[k] -= tau * c[k];
+        g.multiply(x, rz);
+        for (std::size_t i = 0; i < m; ++i)
+            rz[i] += s[i];
+        const double hresz = norm(rz);
+        for (std::size_t i = 0; i < m; ++i)
+            rz[i] -= tau * h[i];
+        const double cx = dot(c, x), hz = dot(h, z);
+        const double rt = kappa + cx + hz;
+        const double nx = norm(x), ns = norm(s), nz = norm(z);
+        const double gap = dot(s, z);
+        const double mu = (gap + kappa * tau) / (degree + 1);
+        const double pcost = cx / tau, dcost = -hz / tau;
+        double relgap = std::nan("");
+        if (pcost < 0)
+            relgap = gap / -pcost;
+        else if (dcost > 0)
+            relgap = gap / dcost;
+        const double pres = norm(rz) / std::max(resz0 + nx + ns, 1.0) / tau;
+        const double dres = norm(rx) / std::max(resx0 + nz, 1.0) / tau;
+        const double pinfres = hz / std::max(nz, 1.0) < -options.relTol ? hresx / std::max(nz, 1.0) : std::nan("");
+        const double dinfres = cx / std::max(nx, 1.0) < -options.relTol ? hresz / std::max(nx + ns, 1.0) : std::nan("");
+
+        if (iter > 0 && (pres > kSafeguard * presPrev || gap < 0))
+            return finish(HsdStatus::Unknown, x, tau);
+        presPrev = pres;
+        // checkExitConditions at full precision.
+        if ((-cx > 0 || -hz >= -options.absTol) && pres < options.feasTol && dres < options.feasTol &&
+            (gap < options.absTol || relgap < options.relTol))
+            return finish(HsdStatus::Optimal, x, tau);
+        if (dinfres < options.feasTol && tau < kappa)
+            return finish(HsdStatus::DualInfeasible, x, tau);
+        if ((pinfres < options.feasTol && tau < kappa) ||
+            (tau < options.feasTol && kappa < options.feasTol && pinfres < options.feasTol))
+            return finish(HsdStatus::PrimalInfeasible, x, tau);
+        if ((iter > 0 && step == kStepMin * kGamma) || iter == options.maxIterations || std::isnan(pcost))
+            return finish(HsdStatus::Unknown, x, tau);
+
+        // Scalings (updateScalings): W = sqrt(s / z), lambda = W^-1 s = sqrt(s z).
+        for (std::size_t i = 0; i < m; ++i) {
+            if (!(s[i] > 0) || !(z[i] > 0))
+                return finish(HsdStatus::Unknown, x, tau);
+            w[i] = std::sqrt(s[i] / z[i]);
+            lambda[i] = std::sqrt(s[i] * z[i]);
+            v[i] = w[i] * w[i];
+        }
+        if (!kkt.factor(v))
+            return finish(HsdStatus::Unknown, x, tau);
+        kkt.solve(negC, h, dx1, dz1);
+        // Affine direction.
+        for (std::size_t i = 0; i < m; ++i)
+            bz[i] = s[i] - rz[i];
+        kkt.solve(rx, bz, dx2, dz2);
+        const double dtauDenom = kappa / tau - dot(c, dx1) - dot(h, dz1);
+        const double dtauAff = (rt - kappa + dot(c, dx2) + dot(h, dz2)) / dtauDenom;
+        for (std::size_t i = 0; i < m; ++i) {
+            dz2[i] += dtauAff * dz1[i];
+            wdz[i] = w[i] * dz2[i];
+            dsByW[i] = -wdz[i] - lambda[i];
+        }
+        const double dkappaAff = -kappa - kappa / tau * dtauAff;
+        const double stepAff = lineSearch(lambda, dsByW, wdz, tau, dtauAff, kappa, dkappaAff);
+        const double sigma = std::clamp(std::pow(1 - stepAff, 3), kSigmaMin, kSigmaMax);
+
+        // Combined direction (RHS_combined).
+        for (std::size_t i = 0; i < m; ++i) {
+            ds1[i] = lambda[i] * lambda[i] + dsByW[i] * wdz[i] - sigma * mu;
+            dsByW[i] = ds1[i] / lambda[i];
+            bz[i] = -(1 - sigma) * rz[i] + w[i] * dsByW[i];
+        }
+        for (std::size_t k = 0; k < n; ++k)
+            rx[k] *= 1 - sigma;
+        kkt.solve(rx, bz, dx2, dz2);
+        const double bkappa = kappa * tau + dkappaAff * dtauAff - sigma * mu;
+        const double dtau = ((1 - sigma) * rt - bkappa / tau + dot(c, dx2) + dot(h, dz2)) / dtauDenom;
+        for (std::size_t k = 0; k < n; ++k)
+            dx2[k] += dtau * dx1[k];
+        for (std::size_t i = 0; i < m; ++i) {
+            dz2[i] += dtau * dz1[i];
+            wdz[i] = w[i] * dz2[i];
+            dsByW[i] = -(dsByW[i] + wdz[i]);
+        }
+        const double dkappa = -(bkappa + kappa * dtau) / tau;
+        step = lineSearch(lambda, dsByW, wdz, tau, dtau, kappa, dkappa) * kGamma;
+        for (std::size_t k = 0; k < n; ++k)
+            x[k] += step * dx2[k];
+        for (std::size_t i = 0; i < m; ++i) {
+            z[i] += step * dz2[i];
+            s[i] += step * w[i] * dsByW[i];
+        }
+        kappa += step * dkappa;
+        tau += step * dtau;
+    }
+    return finish(HsdStatus::Unknown, x, tau); // not reached: the loop returns at maxIterations
+}
+
+} // namespace orrery::opt

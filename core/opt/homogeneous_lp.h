@@ -1,0 +1,73 @@
+#pragma once
+
+#include <functional>
+#include <vector>
+
+namespace orrery::opt {
+
+/**
+ * The constraint matrix G of an LP  min c'x  s.t.  G x <= h  (x free), as the interior-point method below needs
+ * it: products with G and G', and solves with the normal matrix G' diag(w) G. A caller that knows G's structure
+ * solves those in far less than a dense factorisation would take (sched's Gavel allocation LP: block-diagonal
+ * per job plus one low-rank term per GPU type).
+ */
+class LpOperator
+{
+public:
+    virtual ~LpOperator() = default;
+    virtual int columns() const = 0;
+    virtual int rows() const = 0;
+    /** out = G x (out has rows() entries). */
+    virtual void multiply(const std::vector<double>& x, std::vector<double>& out) const = 0;
+    /** out = G' z (out has columns() entries). */
+    virtual void multiplyTransposed(const std::vector<double>& z, std::vector<double>& out) const = 0;
+    /** Prepares solve() with K = G' diag(w) G, w > 0 per row; false when K is numerically singular. */
+    virtual bool factor(const std::vector<double>& w) = 0;
+    /** rhs := K^-1 rhs. */
+    virtual void solve(std::vector<double>& rhs) const = 0;
+    /** Calls f(row, column, value) for every structurally non-zero entry of G. */
+    virtual void forEachEntry(const std::function<void(int, int, double)>& f) const = 0;
+};
+
+/** How solveHomogeneous ended (ECOS' exit flags). */
+enum class HsdStatus {
+    Optimal,
+    PrimalInfeasible,
+    DualInfeasible,
+    Unknown, ///< the iteration limit, a stalled step, a singular normal matrix or a numerical safeguard came first
+};
+
+struct HsdOptions
+{
+    // ECOS' defaults (Gavel's cvxpy calls ECOS with them).
+    double feasTol = 1e-8;
+    double absTol = 1e-8;
+    double relTol = 1e-8;
+    int maxIterations = 100;
+};
+
+struct HsdResult
+{
+    HsdStatus status = HsdStatus::Unknown;
+    std::vector<double> x; ///< the primal point (also for Unknown: the last iterate); empty when infeasible
+    int iterations = 0;
+};
+
+/**
+ * Solves min c'x s.t. G x <= h by ECOS' algorithm (Domahidi, Chu & Boyd, ECC 2013; embotech/ecos 2.0, src/ecos.c)
+ * restricted to the non-negative orthant: Ruiz equilibration of G (three passes), ECOS' starting point (least
+ * squares, brought into the cone), the homogeneous self-dual embedding with Nesterov-Todd scaling, a Mehrotra
+ * predictor-corrector step with sigma = (1 - affine step)^3 clamped to [1e-4, 1], a step of 0.99 times the
+ * distance to the boundary (at most 0.999), and ECOS' stopping rules. Normal-matrix solves stand in for ECOS'
+ * regularised LDL with iterative refinement (the same directions up to rounding). On ECOS' failure paths (its
+ * safeguards, a stalled step, the iteration limit) this returns Unknown rather than ECOS' "inaccurate" answers.
+ *
+ * Why it exists beside CLP: on an LP whose optimum is not unique, and above all on a feasibility problem (c = 0),
+ * where a method stops is where the answer lies. Gavel's policies take whatever point ECOS returns, and this
+ * returns ECOS' point; CLP's barrier goes on towards the analytic centre, a different allocation
+ * (docs/validation.md). Limited by iterations only; the time spent is added to this thread's solver seconds.
+ */
+HsdResult solveHomogeneous(LpOperator& g, const std::vector<double>& c, const std::vector<double>& h,
+                           const HsdOptions& options = {});
+
+} // namespace orrery::opt
