@@ -49,7 +49,7 @@ struct ServeArgs
     // place
     std::string algorithm = "alpaserve";
     int beam = 1;
-    long long fastAbove = 20000;
+    long long fastAbove = 2'000'000;
     double windowS = 60;
     std::string output;
     int maxBuckets = 3;
@@ -219,7 +219,10 @@ void registerServe(CLI::App& app)
     placeCmd->add_option("--algorithm", place->algorithm, "alpaserve, sr (Selective Replication) or clockwork++")
         ->capture_default_str();
     placeCmd->add_option("--beam", place->beam, "Beam width of Algorithm 1")->capture_default_str();
-    placeCmd->add_option("--fast-above", place->fastAbove, "Use Algorithm 1's fast heuristic above this many requests")
+    placeCmd
+        ->add_option("--fast-above", place->fastAbove,
+                     "Use Algorithm 1's fast heuristic when an iteration would simulate more requests than this "
+                     "(models x groups x requests)")
         ->capture_default_str();
     placeCmd->add_option("--max-buckets", place->maxBuckets, "Latency buckets Algorithm 2 may form")
         ->capture_default_str();

@@ -47,13 +47,15 @@ Selection add(Selection sel, std::size_t g, int m)
     return sel;
 }
 
-GreedyResult toResult(const std::vector<ParallelConfig>& configs, const Selection& sel, double attainment, int sims)
+GreedyResult toResult(Evaluator& ev, const Selection& sel)
 {
     GreedyResult r;
-    for (std::size_t g = 0; g < configs.size(); ++g)
-        r.placement.groups.push_back({configs[g], sel[g]});
-    r.attainment = attainment;
-    r.simulations = sims;
+    for (std::size_t g = 0; g < ev.configs.size(); ++g)
+        r.placement.groups.push_back({ev.configs[g], sel[g]});
+    const SimResult sim = ev.run(sel);
+    r.attainment = sim.attainment();
+    r.meanLatencyS = sim.meanLatencyS();
+    r.simulations = ev.simulations;
     return r;
 }
 
@@ -74,7 +76,9 @@ GreedyResult greedyPlacement(ProfileCache& cache, const std::vector<int>& models
     Selection empty(groups.size());
     Selection best = empty;
     double bestAttainment = ev.run(empty).attainment();
-    const bool fast = options.forceFast || static_cast<long long>(ev.workload.requests.size()) > options.fastAbove;
+    const long long work = static_cast<long long>(models.size()) * static_cast<long long>(groups.size()) *
+                           static_cast<long long>(ev.workload.requests.size());
+    const bool fast = options.forceFast || work > options.fastAbove;
 
     if (fast) {
         Selection sel = empty;
@@ -112,7 +116,7 @@ GreedyResult greedyPlacement(ProfileCache& cache, const std::vector<int>& models
                 best = sel;
             }
         }
-        return toResult(groups, best, bestAttainment, ev.simulations);
+        return toResult(ev, best);
     }
 
     std::vector<std::pair<double, Selection>> beam{{bestAttainment, empty}};
@@ -145,7 +149,7 @@ GreedyResult greedyPlacement(ProfileCache& cache, const std::vector<int>& models
         if (progress)
             (*progress)(bestAttainment);
     }
-    return toResult(groups, best, bestAttainment, ev.simulations);
+    return toResult(ev, best);
 }
 
 } // namespace orrery::serve

@@ -14,17 +14,20 @@ struct GreedyOptions
 {
     int beam = 1; ///< selections kept per iteration (the paper's default k = 1)
     /**
-     * Above this many requests, use the fast heuristic (simulate once, put the model with the most unserved
-     * requests on the least-utilised group that can take it) instead of trying every (model, group) pair.
+     * Use the fast heuristic (simulate once, put the model with the most unserved requests on the least-utilised
+     * group that can take it) when one iteration of the full algorithm would simulate more than this many
+     * requests: models x groups x requests. The full algorithm's iterations cost that each, and it runs one per
+     * replica placed.
      */
-    long long fastAbove = 20000;
+    long long fastAbove = 2'000'000;
     bool forceFast = false;
 };
 
 struct GreedyResult
 {
     Placement placement;
-    double attainment = 0; ///< over the workload's requests for the models it was asked to place
+    double attainment = 0;   ///< over the workload's requests for the models it was asked to place
+    double meanLatencyS = 0; ///< of the served requests, the tie-break between equal attainments
     int simulations = 0;
 };
 

@@ -109,6 +109,17 @@ std::vector<ParallelConfig> groupsOf(int gpus, int size, const ParallelConfig& c
     return groups;
 }
 
+/**
+ * Higher attainment wins; [CHOICE] equal attainments go to the lower mean latency (the paper names no
+ * tie-break; at 100% this picks, e.g., S4's intra-op-heavy (4, 8) groups over (32, 1) ones).
+ */
+bool better(double attainment, double latency, double bestAttainment, double bestLatency)
+{
+    if (attainment != bestAttainment)
+        return attainment > bestAttainment;
+    return latency < bestLatency;
+}
+
 } // namespace
 
 SearchResult searchPlacement(ProfileCache& cache, const Workload& workload, const SearchOptions& options,
@@ -144,6 +155,7 @@ SearchResult searchPlacement(ProfileCache& cache, const Workload& workload, cons
 
     SearchResult best;
     best.attainment = -1;
+    double bestLatency = 0;
     const auto partitions = bucketPartitions(sorted, options.bucketLatencyRatio, options.maxBuckets);
     // Per (bucket models, devices): the best greedy result, shared by the device splits that repeat it.
     std::map<std::pair<std::vector<int>, int>, GreedyResult> solved;
@@ -176,7 +188,7 @@ SearchResult searchPlacement(ProfileCache& cache, const Workload& workload, cons
                             greedyPlacement(cache, buckets[b].models, groups, workload, options.greedy, progress);
                         best.simulations += r.simulations;
                         ++best.candidates;
-                        if (r.attainment > bucketBest.attainment)
+                        if (better(r.attainment, r.meanLatencyS, bucketBest.attainment, bucketBest.meanLatencyS))
                             bucketBest = std::move(r);
                     };
                     if (!options.modelParallel) {
@@ -198,10 +210,11 @@ SearchResult searchPlacement(ProfileCache& cache, const Workload& workload, cons
                 for (const auto& g : it->second.placement.groups)
                     combined.groups.push_back(g);
             }
-            const double attainment = evaluatePlacement(cache, combined, workload).attainment();
+            const SimResult sim = evaluatePlacement(cache, combined, workload);
             ++best.simulations;
-            if (attainment > best.attainment) {
-                best.attainment = attainment;
+            if (better(sim.attainment(), sim.meanLatencyS(), best.attainment, bestLatency)) {
+                best.attainment = sim.attainment();
+                bestLatency = sim.meanLatencyS();
                 best.placement = std::move(combined);
             }
         }

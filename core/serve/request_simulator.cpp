@@ -45,18 +45,6 @@ std::vector<double> SimResult::groupUtilisation() const
     return u;
 }
 
-double SimResult::meanLatencyS() const
-{
-    double sum = 0;
-    long long n = 0;
-    for (double l : latencyS)
-        if (!std::isnan(l)) {
-            sum += l;
-            ++n;
-        }
-    return n ? sum / double(n) : 0.0;
-}
-
 SimResult simulateRequests(const std::vector<SimGroup>& groups, const Workload& workload, const SimOptions& options)
 {
     const int models = workload.models;
@@ -144,6 +132,7 @@ SimResult simulateRequests(const std::vector<SimGroup>& groups, const Workload& 
         }
         queues[g].times.push_back(finish);
         ++r.served;
+        r.servedLatencySumS += finish - req.arrivalS;
         ++r.servedPerModel[static_cast<std::size_t>(req.model)];
         lastFinish = std::max(lastFinish, finish);
         if (options.recordLatencies) {

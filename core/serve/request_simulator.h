@@ -56,6 +56,7 @@ struct SimResult
     std::vector<long long> servedPerModel;
     std::vector<double> groupBusyS; ///< stage-seconds of work accepted per group
     std::vector<int> groupStages;
+    double servedLatencySumS = 0; ///< finish − arrival summed over served requests (always kept)
     double spanS = 0;             ///< first arrival to last completion, or the workload's duration if longer
     std::vector<double> latencyS; ///< per request (recordLatencies): finish − arrival, NaN when rejected
     std::vector<int> groupOf;     ///< per request (recordLatencies): serving group, −1 when rejected
@@ -65,7 +66,8 @@ struct SimResult
     double attainment() const { return requests ? double(served) / double(requests) : 1.0; }
     /** Busy stage-seconds over stages × span, per group. */
     std::vector<double> groupUtilisation() const;
-    double meanLatencyS() const; ///< over served requests (needs recordLatencies)
+    /** Mean finish − arrival over served requests (0 when none). */
+    double meanLatencyS() const { return served ? servedLatencySumS / double(served) : 0.0; }
 };
 
 /**
