@@ -83,7 +83,7 @@ SimResult simulateRequests(const std::vector<SimGroup>& groups, const Workload& 
     std::vector<std::vector<double>> stageFree(groups.size());
     for (std::size_t g = 0; g < groups.size(); ++g)
         stageFree[g].assign(static_cast<std::size_t>(groups[g].stages), -std::numeric_limits<double>::infinity());
-    std::vector<double> ends;
+    std::vector<double> starts, ends;
     double lastFinish = 0;
 
     for (std::size_t i = 0; i < workload.requests.size(); ++i) {
@@ -111,11 +111,12 @@ SimResult simulateRequests(const std::vector<SimGroup>& groups, const Workload& 
         const std::size_t g = static_cast<std::size_t>(best->group);
         const StageTimes& t = groups[g].models[static_cast<std::size_t>(best->slot)];
         std::vector<double>& free = stageFree[g];
+        starts.resize(free.size());
         ends.resize(free.size());
         double ready = req.arrivalS;
         for (std::size_t s = 0; s < free.size(); ++s) {
-            const double start = std::max(ready, free[s]);
-            ends[s] = start + t.stageS[s];
+            starts[s] = std::max(ready, free[s]);
+            ends[s] = starts[s] + t.stageS[s];
             ready = ends[s] + (s + 1 < free.size() ? t.commS[s] : 0.0);
         }
         const double finish = ends.back();
@@ -126,7 +127,7 @@ SimResult simulateRequests(const std::vector<SimGroup>& groups, const Workload& 
         for (std::size_t s = 0; s < free.size(); ++s) {
             if (options.recordStages)
                 r.stageIntervals.push_back(
-                    {static_cast<int>(i), static_cast<int>(g), static_cast<int>(s), ends[s] - t.stageS[s], ends[s]});
+                    {static_cast<int>(i), static_cast<int>(g), static_cast<int>(s), starts[s], ends[s]});
             free[s] = ends[s];
             r.groupBusyS[g] += t.stageS[s];
         }

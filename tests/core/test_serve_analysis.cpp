@@ -14,6 +14,7 @@
 
 using namespace orrery;
 using namespace orrery::serve;
+using orrery::test::errorOf;
 
 namespace {
 
@@ -156,6 +157,7 @@ private slots:
         const double simple = simulateRequests({group({single(0, 0.4)}), group({single(1, 0.4)})}, w, o).meanLatencyS();
         const double pipelined =
             simulateRequests({group({{0, {0.2, 0.2}, {0.0}}, {1, {0.2, 0.2}, {0.0}}})}, w, o).meanLatencyS();
+        qInfo("two-model example: simple %.4f s (paper 0.70), model-parallel %.4f s (paper 0.55)", simple, pipelined);
         QVERIFY2(std::abs(simple - 0.70) / 0.70 < 0.02, qPrintable(QString::number(simple)));
         QVERIFY2(std::abs(pipelined - 0.55) / 0.55 < 0.02, qPrintable(QString::number(pipelined)));
         QVERIFY(std::abs(queueing::twoModelSimpleWait(3.0, 0.5, 0.4) - 0.70) < 1e-12);
@@ -173,6 +175,7 @@ private slots:
             o.recordLatencies = true;
             const double sim = simulateRequests({group({single(0, d)})}, w, o).meanLatencyS();
             const double closed = queueing::mdOneWait(lambda, d);
+            qInfo("M/D/1 λ=%g D=%g: simulated %.4f s, closed form %.4f s", lambda, d, sim, closed);
             QVERIFY2(std::abs(sim - closed) / closed < 0.02,
                      qPrintable(QString("λ=%1 D=%2: sim %3 vs %4").arg(lambda).arg(d).arg(sim).arg(closed)));
         }
@@ -183,6 +186,7 @@ private slots:
         o.recordLatencies = true;
         const double sim = simulateRequests({group({{0, {0.3, 0.1}, {0.0}}})}, w, o).meanLatencyS();
         const double closed = queueing::twoModelPipelineWait(2.0, 0.4, 0.3);
+        qInfo("pipeline 0.3 + 0.1 s at λ=2: simulated %.4f s, closed form %.4f s", sim, closed);
         QVERIFY2(std::abs(sim - closed) / closed < 0.02, qPrintable(QString::number(sim)));
     }
 };

@@ -16,6 +16,7 @@
 
 using namespace orrery;
 using namespace orrery::serve;
+using orrery::test::errorOf;
 
 namespace {
 

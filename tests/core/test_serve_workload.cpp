@@ -11,6 +11,7 @@
 
 using namespace orrery;
 using namespace orrery::serve;
+using orrery::test::errorOf;
 
 namespace {
 
@@ -153,7 +154,8 @@ private slots:
                  QString("maf.csv:3: 2: expected a non-negative integer, got \"x\""));
         QCOMPARE(err(header(3) + "o,a,f,http,1,-2,3\n"),
                  QString("maf.csv:2: 2: expected a non-negative integer, got \"-2\""));
-        QCOMPARE(err(header(3) + "o,a,f,http,1,2\n"), QString("maf.csv:2: 3: missing value"));
+        QCOMPARE(err(header(3) + "o,a,f,http,1,2\n"),
+                 QString("maf.csv:2: 3: missing value (the row has 6 fields, the header 7)"));
         QCOMPARE(err(header(2) + "o,a,,http,1,2\n"), QString("maf.csv:2: HashFunction: missing function name"));
         QCOMPARE(err(header(2)), QString("maf.csv: no functions (the file has a header and no rows)"));
         QVERIFY(errorOf([] { readMafTrace("/nonexistent/maf.csv"); }).find("maf.csv") != std::string::npos);
