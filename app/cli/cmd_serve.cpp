@@ -49,10 +49,10 @@ struct ServeArgs
     // place
     std::string algorithm = "alpaserve";
     int beam = 1;
-    long long fastAbove = 2'000'000;
+    double fastAbove = 2e7;
     double windowS = 60;
     std::string output;
-    int maxBuckets = 3;
+    int maxBuckets = 2;
     // simulate
     std::string placement;
     int cdfPoints = 20;

@@ -76,8 +76,8 @@ GreedyResult greedyPlacement(ProfileCache& cache, const std::vector<int>& models
     Selection empty(groups.size());
     Selection best = empty;
     double bestAttainment = ev.run(empty).attainment();
-    const long long work = static_cast<long long>(models.size()) * static_cast<long long>(groups.size()) *
-                           static_cast<long long>(ev.workload.requests.size());
+    const double pairs = double(models.size()) * double(groups.size());
+    const double work = pairs * pairs * double(ev.workload.requests.size());
     const bool fast = options.forceFast || work > options.fastAbove;
 
     if (fast) {

@@ -15,11 +15,11 @@ struct GreedyOptions
     int beam = 1; ///< selections kept per iteration (the paper's default k = 1)
     /**
      * Use the fast heuristic (simulate once, put the model with the most unserved requests on the least-utilised
-     * group that can take it) when one iteration of the full algorithm would simulate more than this many
-     * requests: models x groups x requests. The full algorithm's iterations cost that each, and it runs one per
-     * replica placed.
+     * group that can take it) when the full algorithm could simulate more requests than this: it tries up to
+     * models x groups additions per iteration and places up to models x groups replicas, so (models x groups)²
+     * x requests bounds its work (about 50 ns per simulated request).
      */
-    long long fastAbove = 2'000'000;
+    double fastAbove = 2e7;
     bool forceFast = false;
 };
 

@@ -16,9 +16,9 @@ struct SearchOptions
     bool modelParallel = true;
     /** Two models whose base latencies differ by more than this factor never share a bucket. */
     double bucketLatencyRatio = 2.0;
-    int maxBuckets = 3;
+    int maxBuckets = 2;
     /** Device assignments to buckets tried per bucket partition, the best balanced first (the paper's pruning). */
-    int deviceSplitsPerPartition = 4;
+    int deviceSplitsPerPartition = 3;
     /** Largest group tried (0: the whole cluster). */
     int maxGroupGpus = 0;
 };

@@ -144,7 +144,7 @@ private slots:
         const std::vector<int> models{0, 1, 2, 3};
         const std::vector<ParallelConfig> groups(4, ParallelConfig{1, 1});
         GreedyOptions full;
-        full.fastAbove = 1'000'000'000;
+        full.fastAbove = 1e18;
         const GreedyResult greedy = greedyPlacement(cache, models, groups, w, full);
         GreedyOptions fast;
         fast.forceFast = true;
