@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace orrery::serve {
 
 using nlohmann::json;
@@ -55,6 +57,9 @@ Placement placementFromJson(const json& doc, const std::string& file, const Serv
                 if (found < 0)
                     throw Error("", fmt::format("{}.models[{}]", g.path(), k),
                                 fmt::format("no model instance \"{}\" in the served set", names[k]));
+                if (std::find(group.models.begin(), group.models.end(), found) != group.models.end())
+                    throw Error("", fmt::format("{}.models[{}]", g.path(), k),
+                                fmt::format("\"{}\" is listed twice in one group", names[k]));
                 group.models.push_back(found);
             }
             g.finish();
