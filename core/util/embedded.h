@@ -7,4 +7,5 @@ namespace orrery::embedded {
 extern const std::string_view gpusJson;
 extern const std::string_view modelsJson;
 extern const std::string_view defaultScenarioJson;
+extern const std::string_view servingModelsJson;
 } // namespace orrery::embedded

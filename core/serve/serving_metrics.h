@@ -1,0 +1,40 @@
+#pragma once
+
+// What AlpaServe reports of a run (§6): SLO attainment, the latency distribution, per-group utilisation, and
+// the 99%-attainment thresholds (maximum rate, CV, minimum SLO scale or devices) found by bisection.
+
+#include "serve/request_simulator.h"
+
+#include <functional>
+#include <utility>
+#include <vector>
+
+namespace orrery::serve {
+
+struct LatencySummary
+{
+    long long served = 0;
+    double meanS = 0;
+    double p50S = 0;
+    double p90S = 0;
+    double p99S = 0;
+    double maxS = 0;
+};
+
+/** Over the served requests of a run simulated with recordLatencies (nearest-rank percentiles). */
+LatencySummary summarizeLatencies(const SimResult& result);
+
+/** `points` (latency, fraction of served requests at most that latency) pairs, evenly spaced in rank. */
+std::vector<std::pair<double, double>> latencyCdf(const SimResult& result, int points);
+
+/**
+ * The largest x in [lo, hi] with attainment(x) >= target, for an attainment that falls as x grows (rate, CV):
+ * lo when even lo misses, hi when hi meets. `steps` bisections.
+ */
+double largestMeeting(const std::function<double(double)>& attainment, double lo, double hi, double target,
+                      int steps = 12);
+/** The smallest x in [lo, hi] with attainment(x) >= target, for an attainment that grows with x (SLO scale). */
+double smallestMeeting(const std::function<double(double)>& attainment, double lo, double hi, double target,
+                       int steps = 12);
+
+} // namespace orrery::serve
