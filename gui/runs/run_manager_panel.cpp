@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QDateTime>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -134,21 +135,24 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
         Row row;
         row.policy = name;
         row.widget = new QWidget;
-        auto* h = new QHBoxLayout(row.widget);
-        h->setContentsMargins(2, 2, 2, 2);
+        // Two lines, so that a row fits a narrow dock without scrolling sideways: name, bar and Cancel,
+        // then the phase, ETA or error under the bar, wrapping.
+        auto* g = new QGridLayout(row.widget);
+        g->setContentsMargins(2, 2, 2, 2);
+        g->setVerticalSpacing(1);
         auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
-        label->setMinimumWidth(90);
         row.bar = new QProgressBar;
         row.bar->setRange(0, 1000);
+        row.bar->setMinimumWidth(60);
         row.status = new QLabel(tr("starting"));
-        row.status->setFixedWidth(140); // long texts wrap rather than widen the row
         row.status->setWordWrap(true);
         row.cancel = new QPushButton(tr("Cancel"));
         row.cancel->setFocusPolicy(Qt::NoFocus); // a focused child would be scrolled into view
-        h->addWidget(label);
-        h->addWidget(row.bar, 1);
-        h->addWidget(row.status);
-        h->addWidget(row.cancel);
+        g->addWidget(label, 0, 0);
+        g->addWidget(row.bar, 0, 1);
+        g->addWidget(row.cancel, 0, 2);
+        g->addWidget(row.status, 1, 1, 1, 2);
+        g->setColumnStretch(1, 1);
         m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row.widget);
         row.state = QStringLiteral("running");
 
@@ -282,17 +286,18 @@ void RunManagerPanel::finishRow(JobRunner::TaskId id, const QString& state, bool
     if (it == m_rows.end())
         return;
     it->state = state;
-    it->status->setText(state);
     it->cancel->setEnabled(false);
     QProgressBar* bar = it->bar;
     if (bar->maximum() == 0) // still busy (preparing): a bar needs a range to show where it stopped
         bar->setRange(0, 1000), bar->setValue(0);
     if (keepBar) {
         bar->setValue(bar->maximum());
+        it->status->setText(state);
     } else {
         // Where the run stopped, said as such: a cancelled or failed run never shows a full bar.
         bar->setValue(std::clamp(bar->value(), 0, bar->maximum() - 1));
-        bar->setFormat(state.startsWith(QStringLiteral("cancelled")) ? tr("cancelled at %p%") : tr("stopped at %p%"));
+        const int percent = bar->value() / 10;
+        it->status->setText(state == QStringLiteral("cancelled") ? tr("cancelled at %1%").arg(percent) : state);
     }
     // Checked after the result callback has added the run (it runs right after this signal).
     QTimer::singleShot(0, this, [this] {
