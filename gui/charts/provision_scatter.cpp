@@ -135,13 +135,13 @@ void ProvisionScatter::setResult(const provision::ProvisionResult& result, doubl
     decades(std::min(xMin, sloShown), std::max(xMax, sloShown), x0, x1);
     decades(yMin, yMax, y0, y1);
     auto* x = new QLogValueAxis;
-    x->setTitleText(tr("training time (h), log scale"));
+    x->setTitleText(tr("training time (h, log)"));
     x->setLabelFormat(QStringLiteral("%g"));
     x->setBase(10);
     x->setMinorTickCount(8);
     x->setRange(x0, x1);
     auto* y = new QLogValueAxis;
-    y->setTitleText(tr("cost ($), log scale"));
+    y->setTitleText(tr("cost ($, log)"));
     y->setLabelFormat(QStringLiteral("%g"));
     y->setBase(10);
     y->setMinorTickCount(8);
