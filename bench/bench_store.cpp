@@ -61,7 +61,7 @@ store::RunInfo infoOf(const Prepared& p)
     info.scenarioName = p.scenario.name;
     info.scenarioJson = io::scenarioToJsonText(p.scenario);
     info.policy = "fifo";
-    store::setClusterOf(info, p.workload);
+    store::setClusterOf(info, p.workload.cluster());
     return info;
 }
 
@@ -152,7 +152,7 @@ store::RunInfo bigInfo(const std::string& policy)
     info.scenarioName = "bench 10k GPUs";
     info.scenarioJson = "{}";
     info.policy = policy;
-    store::setClusterOf(info, w);
+    store::setClusterOf(info, w.cluster());
     return info;
 }
 

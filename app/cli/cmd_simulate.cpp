@@ -3,23 +3,23 @@
 
 #include "io/error.h"
 #include "io/json_reader.h"
+#include "io/run_info.h"
 #include "io/run_json.h"
 #include "io/scenario.h"
 #include "metrics/metrics.h"
 #include "sched/registry.h"
 #include "sched/run_policies.h"
 #include "sim/prepare_scenario.h"
+#include "store/run_recorder.h"
 #include "store/run_store.h"
 
 #include <fmt/format.h>
 
 #include <atomic>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stop_token>
 
@@ -49,83 +49,27 @@ struct SimulateArgs
 };
 
 /**
- * Stores the runs of one `simulate` as they progress: one RunWriter per
- * policy, fed with partial results at most every kSyncS seconds per run, so
- * a crash or kill loses little and leaves the store consistent. Writers
- * share one connection; a mutex serialises the worker threads.
+ * Records `error` in every run not yet ended. Called while an exception is being handled, so it must
+ * not throw: a failure to record (often the same cause, e.g. a lock still held) is reported on stderr,
+ * and the original error stays the one the command reports.
  */
-class RunRecorder
+void failUnfinished(store::RunRecorder& recorder, const std::string& error) noexcept
 {
-public:
-    static constexpr double kSyncS = 0.25;
-
-    RunRecorder(const std::string& path, const io::Scenario& scenario, const sim::PreparedWorkload& workload,
-                const std::vector<std::string>& policies, std::uint64_t seed, int threads, double lockTimeoutS)
-        : m_store(openRunStoreForWriting(path, lockTimeoutS)), m_lastSync(policies.size())
-    {
-        store::RunInfo info;
-        info.scenarioName = scenario.name;
-        info.scenarioJson = io::scenarioToJsonText(scenario);
-        nlohmann::json options = io::scenarioOptionsToJson(scenario.options); // plus the CLI's own settings:
-        options["threads"] = threads;
-        info.optionsJson = options.dump();
-        info.seed = seed;
-        store::setClusterOf(info, workload);
-        for (const auto& p : policies) {
-            info.policy = p;
-            m_writers.push_back(m_store.beginRun(info));
+    for (std::size_t i = 0; i < recorder.size(); ++i) {
+        try {
+            if (!recorder.finished(i))
+                recorder.fail(i, error);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr,
+                         "orrery-cli: could not record the failure of run %lld in %s (%s); it stays 'running' "
+                         "until the store is next opened for writing, which marks it failed ('interrupted')\n",
+                         static_cast<long long>(recorder.runId(i)), recorder.path().c_str(), e.what());
+        } catch (...) {
+            std::fprintf(stderr, "orrery-cli: could not record the failure of run %lld in %s\n",
+                         static_cast<long long>(recorder.runId(i)), recorder.path().c_str());
         }
     }
-
-    void partial(std::size_t run, const sim::RunResult& r)
-    {
-        const auto now = std::chrono::steady_clock::now();
-        std::lock_guard lock(m_mutex);
-        if (m_lastSync[run] && now - *m_lastSync[run] < std::chrono::duration<double>(kSyncS))
-            return;
-        m_writers[run].sync(r);
-        m_lastSync[run] = now;
-    }
-
-    void finish(const std::vector<sim::RunResult>& results)
-    {
-        for (std::size_t i = 0; i < results.size(); ++i)
-            m_writers[i].finish(results[i],
-                                results[i].cancelled ? store::RunStatus::Cancelled : store::RunStatus::Completed);
-    }
-
-    /**
-     * Records `error` in every run not yet ended. Called while an exception is being handled, so it must
-     * not throw: a failure to record (often the same cause, e.g. a lock still held) is reported on stderr,
-     * and the original error stays the one the command reports.
-     */
-    void fail(const std::string& error) noexcept
-    {
-        for (auto& w : m_writers) {
-            try {
-                if (!w.finished())
-                    w.fail(error);
-            } catch (const std::exception& e) {
-                std::fprintf(stderr,
-                             "orrery-cli: could not record the failure of run %lld in %s (%s); it stays 'running' "
-                             "until the store is next opened for writing, which marks it failed ('interrupted')\n",
-                             static_cast<long long>(w.runId()), m_store.path().c_str(), e.what());
-            } catch (...) {
-                std::fprintf(stderr, "orrery-cli: could not record the failure of run %lld in %s\n",
-                             static_cast<long long>(w.runId()), m_store.path().c_str());
-            }
-        }
-    }
-
-    std::int64_t runId(std::size_t run) const { return m_writers[run].runId(); }
-    const std::string& path() const { return m_store.path(); }
-
-private:
-    store::RunStore m_store;
-    std::vector<store::RunWriter> m_writers;
-    std::vector<std::optional<std::chrono::steady_clock::time_point>> m_lastSync;
-    std::mutex m_mutex;
-};
+}
 
 // Lifecycle and SLO figures (docs/simulator.md, "Metrics"): ratios are null when no job has a deadline.
 void addLifecycleJson(nlohmann::json& out, const sim::RunResult& run, const metrics::Summary& s)
@@ -264,9 +208,12 @@ void runSimulate(const SimulateArgs& args)
     }();
 
     // Opened before anything runs: a foreign or damaged file is refused (exit 2) without simulating.
-    std::optional<RunRecorder> recorder;
+    std::optional<store::RunRecorder> recorder;
     if (!args.db.empty()) {
-        recorder.emplace(args.db, scenario, workload, policies, seed, args.threads, args.lockTimeoutS);
+        std::vector<store::RunInfo> infos;
+        for (const auto& p : policies)
+            infos.push_back(io::runInfoOf(scenario, p, seed, {{"threads", args.threads}})); // plus the CLI's own
+        recorder.emplace(openRunStoreForWriting(args.db, args.lockTimeoutS), infos);
     }
 
     std::stop_source stop;
@@ -300,16 +247,17 @@ void runSimulate(const SimulateArgs& args)
         if (bar)
             std::fprintf(stderr, "\n");
         if (recorder)
-            recorder->fail(e.what());
+            failUnfinished(*recorder, e.what());
         throw;
     }
     std::signal(SIGINT, previous);
     try {
         if (recorder)
-            recorder->finish(runs);
+            for (std::size_t i = 0; i < runs.size(); ++i)
+                recorder->finish(i, runs[i]);
     } catch (const std::exception& e) {
         // E.g. a lock held too long: the cause goes into the runs not yet ended, not a generic message.
-        recorder->fail(e.what());
+        failUnfinished(*recorder, e.what());
         throw;
     }
     if (bar)

@@ -96,6 +96,9 @@ struct Plan
     std::string gpu; ///< catalog name
     int count = 0;   ///< N = dp * tp * pp
     Parallelism par;
+    /** The micro-batch its estimates assume: the config's, or with none given B / dp, or 1 for a pipeline
+     *  (it needs micro-batches to fill it). Estimating the plan's memory again needs this one. */
+    int microBatch = 0;
     double memoryGiB = 0; ///< per GPU
     double samplesPerS = 0;
     double iterationS = 0;

@@ -110,6 +110,7 @@ std::vector<Plan> rankPlans(const workload::ModelSpec& model, const workload::Tr
                     plan.gpu = target.gpu->name;
                     plan.count = n;
                     plan.par = par;
+                    plan.microBatch = cfg.microBatch > 0 ? cfg.microBatch : B / d;
                     plan.memoryGiB = bytes / detail::kGiB;
                     plan.samplesPerS = speed.samplesPerS;
                     plan.iterationS = speed.iterationS;

@@ -209,7 +209,7 @@ Summary summarize(const sim::RunResult& run, SummaryScope scope)
 {
     Summary s;
     s.jobs = static_cast<int>(run.jobs.size());
-    std::vector<double> jct, queue, samplesPerS, samplesPerJctS;
+    std::vector<double> jct, queue, samplesPerS, samplesPerJctS, slowdown;
     for (const auto& j : run.jobs) {
         if (j.startS >= 0)
             queue.push_back(j.queueS());
@@ -224,6 +224,8 @@ Summary summarize(const sim::RunResult& run, SummaryScope scope)
             samplesPerJctS.push_back(j.samples / j.jctS());
         if (!j.excludedFromAverage)
             jct.push_back(j.jctS());
+        if (j.idealS > 0)
+            slowdown.push_back(j.jctS() / j.idealS);
     }
     s.avgJctS = mean(jct);
     s.avgQueueS = mean(queue);
@@ -242,6 +244,7 @@ Summary summarize(const sim::RunResult& run, SummaryScope scope)
     s.p99JctS = percentile(jct, 99);
     s.avgJobSamplesPerS = mean(samplesPerS);
     s.avgJobSamplesPerJctS = mean(samplesPerJctS);
+    s.avgSlowdown = mean(slowdown);
     double busyS = 0;
     for (const auto& iv : run.intervals)
         busyS += iv.endS - iv.startS;

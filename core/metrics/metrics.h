@@ -31,6 +31,9 @@ struct Summary
     double decisionWallSTotal = 0;
     double decisionSolverSTotal = 0; ///< of decisionWallSTotal, inside LP/MILP solves (core/opt); wall time
     double wallS = 0;
+    /** Mean slowdown JCT / idealS over finished jobs with an ideal run time (Gavel-compat exclusions
+     *  included: they are excluded from the JCT average only); not finish-time fairness. */
+    double avgSlowdown = 0;
     double avgFtfRho = 0; ///< mean finish-time fairness (see finishTimeFairness)
     double maxFtfRho = 0;
     double jainFtf = 0; ///< Jain's index over the rho values

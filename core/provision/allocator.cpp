@@ -404,7 +404,6 @@ ProvisionResult allocate(const ProvisionJob& job, const std::vector<PoolGpu>& po
         ProvisionJob relaxed = job;
         relaxed.sloS = 0;
         ProvisionOptions quiet = options;
-        quiet.recordEvaluated = false;
         quiet.costPruning = false; // the fastest plan is wanted, not the cheapest
         SearchState second(relaxed, pool, quiet, cancel);
         second.seekFastest = true;
@@ -413,7 +412,17 @@ ProvisionResult allocate(const ProvisionJob& job, const std::vector<PoolGpu>& po
             result.hasPlan = true;
             result.plan = *fastest;
         }
-        result.stats.wallS += second.finish().stats.wallS;
+        ProvisionResult fallback = second.finish();
+        result.relaxed = true;
+        result.relaxedStats = fallback.stats;
+        result.stats.wallS += fallback.stats.wallS;
+        // The plans it placed (recorded when the caller asked for them) are judged against the real SLO:
+        // a scatter of the first search alone would be empty, the chosen plan a lone star.
+        const double iterationSloS = job.sloS / job.iterations;
+        for (auto& e : fallback.evaluated) {
+            e.meetsSlo = e.iterationS <= iterationSloS * (1 + 1e-12);
+            result.evaluated.push_back(std::move(e));
+        }
     }
     return result;
 }

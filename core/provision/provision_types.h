@@ -119,6 +119,13 @@ struct ProvisionResult
     bool hasPlan = false; ///< false only when not even an SLO-violating plan was found
     ProvisionPlan plan;
     SearchStats stats;
+    /**
+     * Espresso and the placer baselines: when no plan met the SLO, a second search without the deadline
+     * looked for the fastest plan; its counters are here (stats keeps the first search's, which the
+     * pruning ablation compares) and the plans it placed are in `evaluated`, all missing the SLO.
+     */
+    bool relaxed = false;
+    SearchStats relaxedStats;
     std::vector<EvaluatedPlan> evaluated; ///< when ProvisionOptions::recordEvaluated
 };
 

@@ -1,8 +1,8 @@
 #include "store/run_record.h"
 
+#include "hardware/cluster.h"
 #include "hardware/gpu_layout.h"
 #include "io/error.h"
-#include "sim/prepared_workload.h"
 
 #include <algorithm>
 
@@ -23,17 +23,18 @@ const char* toString(RunStatus status)
     return "failed";
 }
 
-void setClusterOf(RunInfo& info, const sim::PreparedWorkload& workload)
+void setClusterOf(RunInfo& info, const hardware::Cluster& cluster)
 {
     info.gpuTypes.clear();
     info.gpusByType.clear();
     info.priceUsdPerHourByType.clear();
-    for (int t = 0; t < workload.typeCount(); ++t) {
-        info.gpuTypes.push_back(workload.type(t).name);
-        info.gpusByType.push_back(workload.gpusOfType(t));
-        info.priceUsdPerHourByType.push_back(workload.type(t).priceUsdPerHour);
+    for (int t : cluster.presentTypes()) {
+        const hardware::GpuType& type = cluster.catalog().types()[static_cast<std::size_t>(t)];
+        info.gpuTypes.push_back(type.name);
+        info.gpusByType.push_back(cluster.gpusOfType(t));
+        info.priceUsdPerHourByType.push_back(type.priceUsdPerHour);
     }
-    info.layout = hardware::gpuLayoutOf(workload.cluster());
+    info.layout = hardware::gpuLayoutOf(cluster);
 }
 
 RunStatus runStatusFromString(const std::string& name)

@@ -8,10 +8,6 @@
 #include <string>
 #include <vector>
 
-namespace orrery::sim {
-class PreparedWorkload;
-}
-
 namespace orrery::store {
 
 enum class RunStatus { Running, Completed, Cancelled, Failed };
@@ -34,8 +30,9 @@ struct RunInfo
     hardware::GpuLayout layout;                ///< node and type of every GPU
 };
 
-/** The cluster part of a RunInfo (types, counts, prices, GPU layout) for runs of `workload`. */
-void setClusterOf(RunInfo& info, const sim::PreparedWorkload& workload);
+/** The cluster part of a RunInfo (types, counts, prices, GPU layout): the cluster's types in order of first
+ *  appearance, which is the order of a run's types (sim::PreparedWorkload). */
+void setClusterOf(RunInfo& info, const hardware::Cluster& cluster);
 
 /** A row of `runs`, with its scenario's name: what a run list shows. */
 struct RunRecord

@@ -82,10 +82,20 @@ struct RunWriter::Impl
             rows(chunks.writeIntervals(r.intervals, intervalsWritten));
             intervalsWritten = r.intervals.size();
         }
-        if (samplesWritten < r.utilization.size()) {
+        // The simulator may still change its last sample in place (a later step at the same instant), so
+        // the last one written is written again when it no longer matches.
+        std::size_t samplesFrom = samplesWritten;
+        if (samplesFrom > 0 && samplesFrom <= r.utilization.size()) {
+            const auto& s = r.utilization[samplesFrom - 1];
+            if (s.timeS != lastSample.timeS || s.busyGpus != lastSample.busyGpus ||
+                s.busyByType != lastSample.busyByType)
+                --samplesFrom;
+        }
+        if (samplesFrom < r.utilization.size()) {
             begin();
-            rows(chunks.writeUtilization(r.utilization, samplesWritten));
+            rows(chunks.writeUtilization(r.utilization, samplesFrom));
             samplesWritten = r.utilization.size();
+            lastSample = r.utilization.back();
         }
         if (decisionsWritten < r.decisions.size()) {
             begin();
@@ -169,6 +179,7 @@ struct RunWriter::Impl
     std::optional<Transaction> tx;
     std::size_t pending = 0;
     std::size_t intervalsWritten = 0, samplesWritten = 0, decisionsWritten = 0, eventsWritten = 0;
+    sim::UtilizationSample lastSample; ///< the last sample as written
     std::uint64_t intervalsHash = 0xcbf29ce484222325ULL;
     std::vector<char> jobWritten;
     std::vector<std::uint32_t> jobOrder; ///< job indices in the order they were written

@@ -100,6 +100,9 @@ void JobRunner::waitForDone()
 void JobRunner::sampleProgress()
 {
     for (auto it = m_tasks.cbegin(); it != m_tasks.cend(); ++it) {
+        // A cancelled task reports no more progress: core may still say 100% as it winds down.
+        if (it->context->isCancelled())
+            continue;
         const double fraction = it->context->fraction();
         const double elapsedS = static_cast<double>(it->clock.elapsed()) / 1000.0;
         // Linear extrapolation; meaningless before a little progress is made.

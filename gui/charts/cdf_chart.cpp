@@ -21,7 +21,7 @@ CdfChart::CdfChart(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     auto* controls = new QHBoxLayout;
     m_metric = new QComboBox;
-    for (auto m : {CdfMetric::Jct, CdfMetric::QueueingDelay, CdfMetric::Rho})
+    for (auto m : {CdfMetric::Jct, CdfMetric::QueueingDelay, CdfMetric::Slowdown, CdfMetric::FinishTimeFairness})
         m_metric->addItem(cdfMetricName(m), static_cast<int>(m));
     m_log = new QCheckBox(tr("Logarithmic x axis"));
     controls->addWidget(new QLabel(tr("Metric:")));

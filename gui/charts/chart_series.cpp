@@ -1,5 +1,7 @@
 #include "charts/chart_series.h"
 
+#include "metrics/metrics.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -15,7 +17,9 @@ QString cdfMetricName(CdfMetric metric)
         return QCoreApplication::translate("Charts", "Job completion time");
     case CdfMetric::QueueingDelay:
         return QCoreApplication::translate("Charts", "Queueing delay");
-    case CdfMetric::Rho:
+    case CdfMetric::Slowdown:
+        return QCoreApplication::translate("Charts", "Slowdown");
+    case CdfMetric::FinishTimeFairness:
         return QCoreApplication::translate("Charts", "Finish-time fairness \u03c1");
     }
     return {};
@@ -23,31 +27,38 @@ QString cdfMetricName(CdfMetric metric)
 
 QString cdfMetricUnit(CdfMetric metric)
 {
-    return metric == CdfMetric::Rho ? QCoreApplication::translate("Charts", "JCT / ideal run time")
-                                    : QCoreApplication::translate("Charts", "hours");
+    switch (metric) {
+    case CdfMetric::Slowdown:
+        return QCoreApplication::translate("Charts", "JCT / ideal run time");
+    case CdfMetric::FinishTimeFairness:
+        return QCoreApplication::translate("Charts", "JCT / JCT on a 1/N share of the cluster");
+    default:
+        return QCoreApplication::translate("Charts", "hours");
+    }
 }
 
 std::vector<double> metricValues(const sim::RunResult& run, CdfMetric metric)
 {
-    std::vector<double> v;
-    v.reserve(run.jobs.size());
-    for (const auto& j : run.jobs) {
-        if (!j.finished())
-            continue;
-        switch (metric) {
-        case CdfMetric::Jct:
-            v.push_back(j.jctS() / 3600.0);
-            break;
-        case CdfMetric::QueueingDelay:
-            v.push_back(std::max(0.0, j.queueS()) / 3600.0);
-            break;
-        case CdfMetric::Rho:
-            if (j.idealS > 0)
-                v.push_back(j.jctS() / j.idealS);
-            break;
-        }
+    switch (metric) {
+    case CdfMetric::Jct:
+    case CdfMetric::QueueingDelay: {
+        auto v = metrics::perJob(run, metric == CdfMetric::Jct ? metrics::JobMetric::Jct : metrics::JobMetric::Queue);
+        for (double& x : v)
+            x /= 3600.0;
+        return v;
     }
-    return v;
+    case CdfMetric::Slowdown: {
+        // Jobs without an ideal run time have no slowdown (perJob gives them 0).
+        std::vector<double> v;
+        for (const auto& j : run.jobs)
+            if (j.finished() && j.idealS > 0)
+                v.push_back(j.jctS() / j.idealS);
+        return v;
+    }
+    case CdfMetric::FinishTimeFairness:
+        return metrics::finishTimeFairness(run);
+    }
+    return {};
 }
 
 QVector<QPointF> cdfPoints(std::vector<double> values, bool positiveOnly, int maxSteps)
@@ -101,41 +112,33 @@ QVector<QPointF> utilisationPoints(const sim::RunResult& run, int typeIndex, int
         out.append(QPointF(end / 3600.0, out.back().y()));
         return out;
     }
-    // Time-weighted mean per bucket: the step function integrated over each bucket.
+    // Time-weighted mean per bucket: the step function integrated over each bucket. Bucket bounds are
+    // b * bucket for integer b, never a running sum: stepping from bound to bound by float division
+    // could land back in the bucket just left and stop early, dropping the rest of a long sample (the
+    // 0-60% dips of issue 19 on runs whose cluster stayed full for hours without a new sample).
     const double bucket = end / maxPoints;
     std::vector<double> area(static_cast<std::size_t>(maxPoints), 0.0);
+    const auto last = area.size() - 1;
+    const auto bucketOf = [&](double t) {
+        return std::min(last, static_cast<std::size_t>(std::max(0.0, std::floor(t / bucket))));
+    };
     for (std::size_t i = 0; i < run.utilization.size(); ++i) {
         const double t0 = run.utilization[i].timeS;
-        const double t1 = i + 1 < run.utilization.size() ? run.utilization[i + 1].timeS : end;
+        const double t1 = std::min(end, i + 1 < run.utilization.size() ? run.utilization[i + 1].timeS : end);
+        if (!(t1 > t0))
+            continue;
         const double y = 100.0 * busyAt(run.utilization[i]) / gpus;
-        double t = t0;
-        while (t < t1) {
-            const auto b = std::min<std::size_t>(static_cast<std::size_t>(t / bucket), area.size() - 1);
-            const double bEnd = std::min(t1, (static_cast<double>(b) + 1) * bucket);
-            area[b] += y * (std::max(bEnd, t) - t);
-            if (bEnd <= t)
-                break;
-            t = bEnd;
+        for (std::size_t b = bucketOf(t0), bLast = std::min(last, bucketOf(t1) + 1); b <= bLast; ++b) {
+            const double lo = b == 0 ? 0.0 : static_cast<double>(b) * bucket;
+            const double hi = b == last ? end : static_cast<double>(b + 1) * bucket;
+            const double overlap = std::min(t1, hi) - std::max(t0, lo);
+            if (overlap > 0)
+                area[b] += y * overlap;
         }
     }
     for (std::size_t b = 0; b < area.size(); ++b)
         out.append(QPointF((static_cast<double>(b) + 0.5) * bucket / 3600.0, area[b] / bucket));
     return out;
-}
-
-double meanUtilisation(const sim::RunResult& run)
-{
-    if (run.utilization.empty() || run.totalGpus <= 0)
-        return 0;
-    const double end = std::max(run.makespanS, run.utilization.back().timeS);
-    if (end <= 0)
-        return 0;
-    double area = 0;
-    for (std::size_t i = 0; i < run.utilization.size(); ++i) {
-        const double t1 = i + 1 < run.utilization.size() ? run.utilization[i + 1].timeS : end;
-        area += run.utilization[i].busyGpus * (t1 - run.utilization[i].timeS);
-    }
-    return area / (end * run.totalGpus);
 }
 
 std::vector<int> paretoFront(const std::vector<TradeoffPoint>& points, bool minimiseValue)

@@ -14,11 +14,14 @@ namespace orrery::gui {
  * Data side of the charts: plain functions from runs to points, testable
  * without a chart or a scene. Widgets only turn these into series.
  */
-enum class CdfMetric { Jct, QueueingDelay, Rho };
+enum class CdfMetric { Jct, QueueingDelay, Slowdown, FinishTimeFairness };
 QString cdfMetricName(CdfMetric metric);
 QString cdfMetricUnit(CdfMetric metric);
 
-/** Per finished job: JCT (s), queueing delay (s), or rho = JCT / ideal run time (finish-time fairness). */
+/**
+ * Per finished job, as core/metrics computes them (metrics::perJob): JCT and queueing delay in hours,
+ * slowdown = JCT / ideal run time, finish-time fairness rho (Themis; metrics::finishTimeFairness).
+ */
 std::vector<double> metricValues(const sim::RunResult& run, CdfMetric metric);
 
 /**
@@ -35,9 +38,6 @@ QVector<QPointF> cdfPoints(std::vector<double> values, bool positiveOnly = false
  * over `typeGpus` GPUs of that type. Long runs are averaged into `maxPoints` buckets.
  */
 QVector<QPointF> utilisationPoints(const sim::RunResult& run, int typeIndex, int typeGpus, int maxPoints = 1500);
-
-/** Time-weighted mean busy share (0..1) over [0, makespan]. */
-double meanUtilisation(const sim::RunResult& run);
 
 struct TradeoffPoint
 {

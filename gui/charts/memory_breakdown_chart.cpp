@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -31,7 +32,8 @@ MemoryBreakdownChart::MemoryBreakdownChart(QWidget* parent)
     layout->addWidget(m_legend);
 }
 
-void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, const std::vector<CapacityLine>& capacities)
+void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, const std::vector<CapacityLine>& capacities,
+                                   const QString& caption)
 {
     m_chart->removeAllSeries();
     for (auto* axis : m_chart->axes())
@@ -84,7 +86,8 @@ void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, cons
     x->append(categories);
     auto* y = new QValueAxis;
     y->setTitleText(tr("GiB per GPU"));
-    m_chart->setTitle(tr("Memory per GPU: %1 GiB").arg(total, 0, 'f', 1));
+    m_chart->setTitle(caption.isEmpty() ? tr("Memory per GPU: %1 GiB").arg(total, 0, 'f', 1)
+                                        : tr("Memory per GPU: %1 GiB (%2)").arg(total, 0, 'f', 1).arg(caption));
     y->setRange(0, top * 1.08);
     y->applyNiceNumbers();
     y->setLabelFormat(QStringLiteral("%.0f"));
@@ -116,6 +119,32 @@ void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, cons
             marker->setVisible(false); // explained in the title: the legend is narrow beside the bars
         shown = true;
     }
+
+    // The OOM mark: a red label just above each bar that does not fit. Axis labels alone get elided
+    // or dropped when the categories are many or the chart narrow; a point label stays over its bar.
+    auto* marks = new QScatterSeries;
+    marks->setName(QStringLiteral("OOM"));
+    marks->setMarkerSize(1);
+    marks->setColor(Qt::transparent);
+    marks->setBorderColor(Qt::transparent);
+    marks->setPointLabelsFormat(tr("OOM")); // no @ tag: every label reads "OOM"
+    marks->setPointLabelsColor(QColor(0xc0, 0x1c, 0x28));
+    QFont font = marks->pointLabelsFont();
+    font.setBold(true);
+    marks->setPointLabelsFont(font);
+    marks->setPointLabelsVisible(true);
+    marks->setPointLabelsClipping(false);
+    m_oomMarks = 0;
+    for (int i = 0; i < static_cast<int>(capacities.size()); ++i)
+        if (total > capacities[static_cast<std::size_t>(i)].capacityGiB) {
+            marks->append(i, total);
+            ++m_oomMarks;
+        }
+    m_chart->addSeries(marks);
+    marks->attachAxis(x);
+    marks->attachAxis(y);
+    for (auto* marker : m_chart->legend()->markers(marks))
+        marker->setVisible(false);
 }
 
 } // namespace orrery::gui

@@ -23,21 +23,26 @@ struct CapacityLine
 /**
  * The per-GPU memory of one layout as a stacked bar (weights, gradients,
  * optimizer states, activations, overhead), repeated once per GPU type with
- * that type's capacity as a line across it; types it does not fit are named
- * "OOM" and their line drawn in red.
+ * that type's capacity as a line across it; types it does not fit get a red
+ * "OOM" above their bar, "OOM" after their name and their line drawn in red.
  */
 class MemoryBreakdownChart : public QWidget
 {
     Q_OBJECT
 public:
     explicit MemoryBreakdownChart(QWidget* parent = nullptr);
-    void setData(const estimate::MemoryBreakdown& memory, const std::vector<CapacityLine>& capacities);
+    /** `caption` names the layout and micro-batch the estimate is for (shown in the title). */
+    void setData(const estimate::MemoryBreakdown& memory, const std::vector<CapacityLine>& capacities,
+                 const QString& caption = {});
     QChartView* chartView() const { return m_view; }
+    /** Bars marked OOM (labelled above the bar), in the order of the capacities. */
+    int oomMarks() const { return m_oomMarks; }
 
 private:
     QChart* m_chart;
     QChartView* m_view;
     QLabel* m_legend; ///< rich text that wraps: Qt Charts' legend cuts names when the chart is narrow
+    int m_oomMarks = 0;
 };
 
 } // namespace orrery::gui

@@ -3,9 +3,9 @@
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QVBoxLayout>
-#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -78,6 +78,8 @@ void ProvisionScatter::setResult(const provision::ProvisionResult& result, doubl
     for (std::size_t i = 0; i < plans.size(); i += stride) {
         const auto& p = plans[i];
         const double h = p.totalS / 3600.0;
+        if (!(h > 0) || !(p.cost > 0))
+            continue; // no place on log axes (a free GPU pool has no cost to plot)
         (p.meetsSlo ? meets : misses)->append(h, p.cost);
         extend(h, p.cost);
     }
@@ -88,8 +90,11 @@ void ProvisionScatter::setResult(const provision::ProvisionResult& result, doubl
     fp.setStyle(Qt::DashLine);
     front->setPen(fp);
     front->setPointsVisible(true);
-    for (int i : m_front)
-        front->append(plans[static_cast<std::size_t>(i)].totalS / 3600.0, plans[static_cast<std::size_t>(i)].cost);
+    for (int i : m_front) {
+        const auto& p = plans[static_cast<std::size_t>(i)];
+        if (p.totalS > 0 && p.cost > 0)
+            front->append(p.totalS / 3600.0, p.cost);
+    }
 
     auto* chosen = new QScatterSeries;
     chosen->setName(result.feasible ? tr("chosen plan") : tr("fastest plan (SLO not met)"));
@@ -97,7 +102,7 @@ void ProvisionScatter::setResult(const provision::ProvisionResult& result, doubl
     chosen->setMarkerSize(22);
     chosen->setColor(QColor(0xf5, 0xc2, 0x11));
     chosen->setBorderColor(Qt::black);
-    if (result.hasPlan) {
+    if (result.hasPlan && result.plan.totalS > 0 && result.plan.cost > 0) {
         chosen->append(result.plan.totalS / 3600.0, result.plan.cost);
         extend(result.plan.totalS / 3600.0, result.plan.cost);
     }
@@ -116,23 +121,36 @@ void ProvisionScatter::setResult(const provision::ProvisionResult& result, doubl
 
     for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{misses, meets, front, chosen})
         m_chart->addSeries(s);
-    // Linear axes from zero: a log axis over less than a decade shows no labels at all.
-    auto* x = new QValueAxis;
-    x->setTitleText(tr("training time (h)"));
-    x->setLabelFormat(QStringLiteral("%.3g"));
-    auto* y = new QValueAxis;
-    y->setTitleText(tr("cost ($)"));
-    y->setLabelFormat(QStringLiteral("%.4g"));
-    const double hi = std::max(xMax, sloH > 0 ? sloH : xMax) * 1.08;
-    x->setRange(0, hi);
-    x->applyNiceNumbers();
-    y->setRange(0, yMax * 1.08);
-    y->applyNiceNumbers();
+    // Logarithmic axes (the paper's Fig. 2): plans span decades of cost and time. A log axis labels only
+    // powers of ten, so each range is widened to whole decades (at least one): otherwise a range inside
+    // one decade would show no label at all. Minor ticks at 2..9 x 10^k give the scale in between.
+    const auto decades = [](double lo, double hi, double& from, double& to) {
+        from = std::pow(10.0, std::floor(std::log10(lo)));
+        to = std::pow(10.0, std::ceil(std::log10(hi)));
+        if (to <= from)
+            to = from * 10;
+    };
+    const double sloShown = sloH > 0 ? sloH : xMax;
+    double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    decades(std::min(xMin, sloShown), std::max(xMax, sloShown), x0, x1);
+    decades(yMin, yMax, y0, y1);
+    auto* x = new QLogValueAxis;
+    x->setTitleText(tr("training time (h, log)"));
+    x->setLabelFormat(QStringLiteral("%g"));
+    x->setBase(10);
+    x->setMinorTickCount(8);
+    x->setRange(x0, x1);
+    auto* y = new QLogValueAxis;
+    y->setTitleText(tr("cost ($, log)"));
+    y->setLabelFormat(QStringLiteral("%g"));
+    y->setBase(10);
+    y->setMinorTickCount(8);
+    y->setRange(y0, y1);
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     if (sloH > 0) {
-        slo->append(sloH, 0);
-        slo->append(sloH, y->max());
+        slo->append(sloH, y0);
+        slo->append(sloH, y1);
         m_chart->addSeries(slo);
     } else {
         delete slo;

@@ -1,6 +1,7 @@
 #include "charts/utilisation_chart.h"
 
 #include "charts/chart_series.h"
+#include "metrics/metrics.h"
 #include "results/palette.h"
 
 #include <QChart>
@@ -50,7 +51,7 @@ void UtilisationChart::setRun(const RunEntry* run)
     }
     const auto& r = *run->result;
     chart->setTitle(
-        tr("GPU utilisation over time: %1 (mean %2%)").arg(run->name).arg(100 * meanUtilisation(r), 0, 'f', 1));
+        tr("GPU utilisation over time: %1 (mean %2)").arg(run->name, formatPercent(metrics::summarize(r).utilization)));
     auto add = [&](const QString& name, const QVector<QPointF>& pts, const QColor& colour, double width) {
         auto* s = new QLineSeries;
         s->setName(name);

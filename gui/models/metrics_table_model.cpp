@@ -13,7 +13,7 @@ void MetricsTableModel::setRuns(const QVector<const RunEntry*>& runs)
     m_rows.clear();
     for (const auto* r : runs)
         if (r && r->result)
-            m_rows.push_back({r->name, QString::fromStdString(r->result->policy), RunMetrics::of(*r->result)});
+            m_rows.push_back({r->name, QString::fromStdString(r->result->policy), metrics::summarize(*r->result)});
     endResetModel();
 }
 
@@ -32,7 +32,7 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const Row& r = m_rows[static_cast<std::size_t>(index.row())];
-    const RunMetrics& m = r.metrics;
+    const metrics::Summary& m = r.metrics;
     if (role == Qt::UserRole) {
         switch (index.column()) {
         case Run:
@@ -42,21 +42,23 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
         case Jobs:
             return m.jobs;
         case Finished:
-            return m.finished;
+            return m.jobsCompleted;
         case MeanJct:
-            return m.meanJctS;
+            return m.avgJctS;
         case MedianJct:
-            return m.medianJctS;
+            return m.p50JctS;
         case P95Jct:
             return m.p95JctS;
         case MeanQueue:
-            return m.meanQueueS;
+            return m.avgQueueS;
         case Makespan:
             return m.makespanS;
         case Utilisation:
-            return m.utilisation;
-        case Rho:
-            return m.meanRho;
+            return m.utilization;
+        case Slowdown:
+            return m.avgSlowdown;
+        case FinishTimeFairness:
+            return m.avgFtfRho;
         case Cost:
             return m.costUsd;
         }
@@ -70,23 +72,25 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
         case Jobs:
             return m.jobs;
         case Finished:
-            return m.finished;
+            return m.jobsCompleted;
         case MeanJct:
-            return formatDuration(m.meanJctS);
+            return formatDuration(m.avgJctS);
         case MedianJct:
-            return formatDuration(m.medianJctS);
+            return formatDuration(m.p50JctS);
         case P95Jct:
             return formatDuration(m.p95JctS);
         case MeanQueue:
-            return formatDuration(m.meanQueueS);
+            return formatDuration(m.avgQueueS);
         case Makespan:
             return formatDuration(m.makespanS);
         case Utilisation:
-            return QStringLiteral("%1%").arg(100 * m.utilisation, 0, 'f', 1);
-        case Rho:
-            return m.meanRho > 0 ? QString::number(m.meanRho, 'f', 2) : QStringLiteral("-");
+            return formatPercent(m.utilization);
+        case Slowdown:
+            return m.avgSlowdown > 0 ? QString::number(m.avgSlowdown, 'f', 2) : QStringLiteral("-");
+        case FinishTimeFairness:
+            return m.avgFtfRho > 0 ? QString::number(m.avgFtfRho, 'f', 2) : QStringLiteral("-");
         case Cost:
-            return QStringLiteral("$%1").arg(m.costUsd, 0, 'f', 0);
+            return formatCost(m.costUsd);
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Jobs)
@@ -96,6 +100,21 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
 
 QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case Slowdown:
+            return tr("Mean over finished jobs of JCT / ideal run time (the job alone on its best allocation)");
+        case FinishTimeFairness:
+            return tr("Finish-time fairness (Themis): JCT / the JCT on a 1/N share of the cluster, N the jobs "
+                      "contending; above 1 a job did worse than its fair share");
+        case MeanQueue:
+            return tr("Mean time from arrival to first start, over started jobs");
+        case Utilisation:
+            return tr("Busy GPU-hours / (GPUs x makespan)");
+        default:
+            return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -119,8 +138,10 @@ QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation,
         return tr("Makespan");
     case Utilisation:
         return tr("Utilisation");
-    case Rho:
-        return tr("Mean \u03c1");
+    case Slowdown:
+        return tr("Mean slowdown");
+    case FinishTimeFairness:
+        return tr("Mean FTF \u03c1");
     case Cost:
         return tr("Cost");
     }

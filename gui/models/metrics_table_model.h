@@ -1,13 +1,17 @@
 #pragma once
 
+#include "metrics/metrics.h"
 #include "results/run_entry.h"
-#include "results/run_metrics.h"
 
 #include <QAbstractTableModel>
 
 namespace orrery::gui {
 
-/** One row per compared run: the metrics of RunMetrics, formatted; Qt::UserRole gives raw numbers. */
+/**
+ * One row per compared run: core's metrics::summarize() of the run, formatted (the GUI computes no
+ * metric of its own, so this table, the Stored runs list and `orrery-cli` agree); Qt::UserRole gives
+ * the raw numbers (seconds, dollars, utilisation 0..1).
+ */
 class MetricsTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -23,7 +27,8 @@ public:
         MeanQueue,
         Makespan,
         Utilisation,
-        Rho,
+        Slowdown,
+        FinishTimeFairness,
         Cost,
         ColumnCount
     };
@@ -40,7 +45,7 @@ private:
     {
         QString name;
         QString policy;
-        RunMetrics metrics;
+        metrics::Summary metrics;
     };
     std::vector<Row> m_rows;
 };

@@ -43,6 +43,8 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
             return p.par.tp;
         case Pp:
             return p.par.pp;
+        case MicroBatch:
+            return p.microBatch;
         case MemoryGiB:
             return QString::number(p.memoryGiB, 'f', 1);
         case SamplesPerS:
@@ -67,6 +69,8 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
             return p.par.tp;
         case Pp:
             return p.par.pp;
+        case MicroBatch:
+            return p.microBatch;
         case MemoryGiB:
             return p.memoryGiB;
         case SamplesPerS:
@@ -81,12 +85,13 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
         return index.column() == Gpu ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole)
-        return tr("%1 x %2: dp %3, tp %4, pp %5; %6 GiB per GPU; %7 s per iteration")
+        return tr("%1 x %2: dp %3, tp %4, pp %5, micro-batch %6; %7 GiB per GPU; %8 s per iteration")
             .arg(p.count)
             .arg(m_display.value(gpu, gpu))
             .arg(p.par.dp)
             .arg(p.par.tp)
             .arg(p.par.pp)
+            .arg(p.microBatch)
             .arg(p.memoryGiB, 0, 'f', 2)
             .arg(p.iterationS, 0, 'g', 3);
     return {};
@@ -111,6 +116,8 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr("tp");
     case Pp:
         return tr("pp");
+    case MicroBatch:
+        return tr("micro");
     case MemoryGiB:
         return tr("GiB/GPU");
     case SamplesPerS:

@@ -1,8 +1,8 @@
 #include "models/run_list_model.h"
 
+#include "metrics/metrics.h"
 #include "results/palette.h"
 #include "results/run_library.h"
-#include "results/run_metrics.h"
 
 namespace orrery::gui {
 
@@ -53,7 +53,8 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const
         case Jobs:
             return r.result ? static_cast<int>(r.result->jobs.size()) : 0;
         case MeanJct:
-            return r.result ? formatDuration(RunMetrics::of(*r.result).meanJctS) : QString();
+            return r.result ? formatDuration(metrics::summarize(*r.result, metrics::SummaryScope::Headline).avgJctS)
+                            : QString();
         case Makespan:
             return r.result ? formatDuration(r.result->makespanS) : QString();
         case Finished:

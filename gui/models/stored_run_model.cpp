@@ -1,18 +1,17 @@
 #include "models/stored_run_model.h"
 
+#include "results/palette.h"
+
 #include <QColor>
 
 namespace orrery::gui {
 
 namespace {
 
+// The same formatting as the comparison table (MetricsTableModel): one run, one text, wherever it is shown.
 QString duration(const std::optional<double>& s)
 {
-    if (!s)
-        return QStringLiteral("-");
-    if (*s >= 3600)
-        return QStringLiteral("%1 h").arg(*s / 3600.0, 0, 'f', 2);
-    return QStringLiteral("%1 s").arg(*s, 0, 'f', 0);
+    return s ? formatDuration(*s) : QStringLiteral("-");
 }
 
 } // namespace
@@ -62,7 +61,7 @@ QVariant StoredRunModel::data(const QModelIndex& index, int role) const
         case Makespan:
             return duration(r.makespanS);
         case Cost:
-            return r.costUsd ? QStringLiteral("$%1").arg(*r.costUsd, 0, 'f', 0) : QStringLiteral("-");
+            return r.costUsd ? formatCost(*r.costUsd) : QStringLiteral("-");
         case Started:
             return QString::fromStdString(r.startedAt).replace(QLatin1Char('T'), QLatin1Char(' '));
         default:

@@ -17,6 +17,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace orrery::gui {
 
 namespace {
@@ -88,11 +90,8 @@ MemoryPlannerPanel::MemoryPlannerPanel(ScenarioDocument* document, QWidget* pare
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
-    // Selecting a plan shows its layout in the chart.
-    connect(m_planView, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-        const auto& p = m_plans->plans()[static_cast<std::size_t>(i.row())];
-        setParallelism(p.par.dp, p.par.tp, p.par.pp);
-    });
+    // Double-clicking a plan shows its layout in the chart.
+    connect(m_planView, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { showPlan(i.row()); });
     connect(document, &ScenarioDocument::documentReset, this, &MemoryPlannerPanel::recompute);
     connect(document, &ScenarioDocument::clusterChanged, this, &MemoryPlannerPanel::recompute);
     connect(document, &ScenarioDocument::catalogChanged, this, &MemoryPlannerPanel::recompute);
@@ -184,11 +183,11 @@ QWidget* MemoryPlannerPanel::buildInputs()
 
     connect(m_model, &QComboBox::currentIndexChanged, this, &MemoryPlannerPanel::modelChosen);
     for (QSpinBox* s : {m_hidden, m_layers, m_heads, m_vocab, m_batch, m_micro, m_seq, m_dp, m_tp, m_pp})
-        connect(s, &QSpinBox::valueChanged, this, &MemoryPlannerPanel::recompute);
+        connect(s, &QSpinBox::valueChanged, this, &MemoryPlannerPanel::inputChanged);
     for (QComboBox* c : {m_zero, m_recompute, m_precision, m_optimizer, m_rank})
-        connect(c, &QComboBox::currentIndexChanged, this, &MemoryPlannerPanel::recompute);
+        connect(c, &QComboBox::currentIndexChanged, this, &MemoryPlannerPanel::inputChanged);
     for (QCheckBox* c : {m_flash, m_seqParallel, m_autocast, m_catalogTypes, m_pipelinePlans})
-        connect(c, &QCheckBox::toggled, this, &MemoryPlannerPanel::recompute);
+        connect(c, &QCheckBox::toggled, this, &MemoryPlannerPanel::inputChanged);
     return w;
 }
 
@@ -206,6 +205,29 @@ void MemoryPlannerPanel::modelChosen()
     }
     for (QSpinBox* s : {m_hidden, m_layers, m_heads, m_vocab})
         s->setEnabled(custom);
+    inputChanged();
+}
+
+void MemoryPlannerPanel::inputChanged()
+{
+    if (m_updating)
+        return;
+    m_planMicro = 0; // the chart follows the inputs again
+    recompute();
+}
+
+void MemoryPlannerPanel::showPlan(int row)
+{
+    if (row < 0 || row >= static_cast<int>(m_plans->plans().size()))
+        return;
+    const estimate::Plan p = m_plans->plans()[static_cast<std::size_t>(row)];
+    m_updating = true;
+    m_dp->setValue(p.par.dp);
+    m_tp->setValue(p.par.tp);
+    m_pp->setValue(p.par.pp);
+    m_updating = false;
+    m_planMicro = p.microBatch;
+    m_planRank = row + 1;
     recompute();
 }
 
@@ -258,14 +280,29 @@ void MemoryPlannerPanel::setParallelism(int dp, int tp, int pp)
     m_updating = true;
     m_dp->setValue(dp);
     m_tp->setValue(tp);
-    m_updating = false;
     m_pp->setValue(pp);
-    recompute();
+    m_updating = false;
+    inputChanged();
+}
+
+void MemoryPlannerPanel::setPipelinePlans(bool on)
+{
+    m_pipelinePlans->setChecked(on);
+}
+
+void MemoryPlannerPanel::setCatalogTypes(bool on)
+{
+    m_catalogTypes->setChecked(on);
 }
 
 QString MemoryPlannerPanel::warningText() const
 {
     return m_warning->text();
+}
+
+QString MemoryPlannerPanel::planSummaryText() const
+{
+    return m_planSummary->text();
 }
 
 void MemoryPlannerPanel::recompute()
@@ -303,11 +340,25 @@ void MemoryPlannerPanel::recompute()
     const workload::ModelSpec model = currentModel();
     const workload::TrainingConfig config = currentConfig();
     const estimate::Parallelism par{m_dp->value(), m_tp->value(), m_pp->value()};
+    // The chart's micro-batch: a shown plan's (as the table estimated it), else the input's, else B / dp.
+    workload::TrainingConfig chartConfig = config;
+    if (m_planMicro > 0)
+        chartConfig.microBatch = m_planMicro;
+    const int perReplica = std::max(1, config.globalBatch / std::max(1, par.dp));
+    m_chartMicro = chartConfig.microBatch > 0 ? std::min(chartConfig.microBatch, perReplica) : perReplica;
+    const QString layout = tr("dp %1 x tp %2 x pp %3, micro-batch %4%5")
+                               .arg(par.dp)
+                               .arg(par.tp)
+                               .arg(par.pp)
+                               .arg(m_chartMicro)
+                               .arg(m_planMicro > 0         ? tr(" (plan #%1)").arg(m_planRank)
+                                    : config.microBatch > 0 ? QString()
+                                                            : tr(" (B / dp)"));
     std::vector<CapacityLine> lines;
     m_oom.clear();
     QString problem;
     try {
-        m_breakdown = estimate::estimateMemory(model, config, par);
+        m_breakdown = estimate::estimateMemory(model, chartConfig, par);
     } catch (const std::exception& e) {
         m_breakdown = {};
         problem = QString::fromStdString(e.what());
@@ -318,16 +369,14 @@ void MemoryPlannerPanel::recompute()
         if (problem.isEmpty() && m_breakdown.totalGiB() > cap)
             m_oom << displayName(*t.gpu);
     }
-    m_chart->setData(m_breakdown, lines);
+    m_chart->setData(m_breakdown, lines, layout);
 
     if (!problem.isEmpty()) {
         m_warning->setText(tr("This layout cannot be estimated: %1").arg(problem));
         m_warning->setStyleSheet(QStringLiteral("QLabel { color: #c01c28; font-weight: bold; }"));
     } else if (!m_oom.isEmpty()) {
-        m_warning->setText(tr("Out of memory: dp %1 x tp %2 x pp %3 needs %4 GiB per GPU, more than %5 holds%6.")
-                               .arg(par.dp)
-                               .arg(par.tp)
-                               .arg(par.pp)
+        m_warning->setText(tr("Out of memory: %1 needs %2 GiB per GPU, more than %3 holds%4.")
+                               .arg(layout)
                                .arg(m_breakdown.totalGiB(), 0, 'f', 1)
                                .arg(m_oom.join(QStringLiteral(", ")))
                                .arg(static_cast<int>(m_oom.size()) == static_cast<int>(lines.size())
@@ -335,10 +384,8 @@ void MemoryPlannerPanel::recompute()
                                         : QString()));
         m_warning->setStyleSheet(QStringLiteral("QLabel { color: #c01c28; font-weight: bold; }"));
     } else {
-        m_warning->setText(tr("dp %1 x tp %2 x pp %3 (%4 GPUs) needs %5 GiB per GPU: fits every type shown.")
-                               .arg(par.dp)
-                               .arg(par.tp)
-                               .arg(par.pp)
+        m_warning->setText(tr("%1 (%2 GPUs) needs %3 GiB per GPU: fits every type shown.")
+                               .arg(layout)
                                .arg(par.gpus())
                                .arg(m_breakdown.totalGiB(), 0, 'f', 1));
         m_warning->setStyleSheet(QStringLiteral("QLabel { color: #26a269; }"));
@@ -355,11 +402,26 @@ void MemoryPlannerPanel::recompute()
         planProblem = QString::fromStdString(e.what());
     }
     const auto count = plans.size();
+    // Nothing fits without pipelines: say whether pipelines would help before suggesting anything else.
+    std::size_t withPipelines = 0;
+    if (count == 0 && planProblem.isEmpty() && !options.allowPipeline) {
+        estimate::PlanOptions pipelined = options;
+        pipelined.allowPipeline = true;
+        try {
+            withPipelines = estimate::rankPlans(model, config, targets, pipelined).size();
+        } catch (const std::exception&) {
+        }
+    }
     m_plans->setPlans(std::move(plans), names);
-    m_planSummary->setText(!planProblem.isEmpty() ? tr("No plans: %1").arg(planProblem)
-                           : count == 0
-                               ? tr("No layout fits these GPUs: try recomputation, ZeRO or a smaller batch.")
-                               : tr("%1 feasible plans, best first (double-click one to chart it)").arg(count));
+    m_planSummary->setText(
+        !planProblem.isEmpty() ? tr("No plans: %1").arg(planProblem)
+        : withPipelines > 0
+            ? tr("No layout without pipeline parallelism fits these GPUs; %1 plans fit with pipelines: check "
+                 "\"Include pipeline plans\".")
+                  .arg(withPipelines)
+        : count == 0
+            ? tr("No layout fits these GPUs: try recomputation, ZeRO or a smaller batch.")
+            : tr("%1 feasible plans, best first (double-click one to chart it at its micro-batch)").arg(count));
     emit recomputed();
 }
 

@@ -38,10 +38,23 @@ public:
     /** GPU types (display names) the chosen layout does not fit. */
     const QStringList& oomTypes() const { return m_oom; }
     QString warningText() const;
+    /** The line above the plan table (how many plans, or why none and what would help). */
+    QString planSummaryText() const;
 
     void setModelName(const QString& name);
     void setGlobalBatch(int batch);
     void setParallelism(int dp, int tp, int pp);
+    void setPipelinePlans(bool on);
+    void setCatalogTypes(bool on);
+    /**
+     * Charts the plan of table row `row` (what a double-click does): its layout, at the micro-batch the
+     * table's estimate assumed, which may differ from the Micro-batch input (a pipeline needs
+     * micro-batches: with "B / dp" the table assumes 1). Any later edit of the inputs returns the chart
+     * to them.
+     */
+    void showPlan(int row);
+    /** The micro-batch the chart's estimate assumes. */
+    int chartMicroBatch() const { return m_chartMicro; }
     workload::ModelSpec currentModel() const;
     workload::TrainingConfig currentConfig() const;
 
@@ -51,6 +64,7 @@ signals:
 private:
     QWidget* buildInputs();
     void modelChosen();
+    void inputChanged();
     void recompute();
 
     ScenarioDocument* m_document;
@@ -83,6 +97,9 @@ private:
     workload::ModelSpec m_base;
     estimate::MemoryBreakdown m_breakdown;
     QStringList m_oom;
+    int m_planMicro = 0;  ///< the shown plan's micro-batch; 0: the chart follows the inputs
+    int m_planRank = 0;   ///< the shown plan's rank in the table (1-based), for the caption
+    int m_chartMicro = 0; ///< what the chart's estimate used
     bool m_updating = false;
 };
 

@@ -209,6 +209,11 @@ void ProvisioningPanel::setModelName(const QString& name)
     m_model->setCurrentText(name);
 }
 
+void ProvisioningPanel::setGlobalBatch(int batch)
+{
+    m_batch->setValue(batch);
+}
+
 void ProvisioningPanel::setSloHours(double hours)
 {
     m_slo->setValue(hoursToSlider(hours));
@@ -302,13 +307,19 @@ void ProvisioningPanel::showResult(const provision::ProvisionResult& result,
     m_result = result;
     m_hasResult = true;
     const auto& s = result.stats;
-    const QString search = tr("search: %1 nodes expanded, %2 placements, pruned %3 BP / %4 CP / %5 TCP, %6 ms")
-                               .arg(s.expanded)
-                               .arg(s.placements)
-                               .arg(s.prunedBp)
-                               .arg(s.prunedCp)
-                               .arg(s.prunedTcp)
-                               .arg(s.wallS * 1000, 0, 'f', 1);
+    QString search = tr("search: %1 nodes expanded, %2 placements, pruned %3 BP / %4 CP / %5 TCP, %6 ms")
+                         .arg(s.expanded)
+                         .arg(s.placements)
+                         .arg(s.prunedBp)
+                         .arg(s.prunedCp)
+                         .arg(s.prunedTcp)
+                         .arg(s.wallS * 1000, 0, 'f', 1);
+    // Nothing met the SLO: the time-and-capacity pruning may have cut every branch of the first search
+    // (0 placements). The fastest plan shown comes from a second search without the deadline: say so.
+    if (result.relaxed)
+        search += tr("; no plan within the SLO, so a search without it: %1 nodes expanded, %2 placements")
+                      .arg(result.relaxedStats.expanded)
+                      .arg(result.relaxedStats.placements);
     if (!result.hasPlan) {
         m_summary->setText(
             tr("<b style='color:#c01c28'>No plan fits these GPUs</b> (the model does not fit in the quotas).<br>%1")

@@ -42,6 +42,7 @@ public:
     QString summaryText() const;
 
     void setModelName(const QString& name);
+    void setGlobalBatch(int batch);
     /** Moves the slider to the position nearest `hours`. */
     void setSloHours(double hours);
     double sloHours() const;

@@ -51,6 +51,16 @@ QString formatDuration(double seconds)
     return negative ? QStringLiteral("-") + text : text;
 }
 
+QString formatCost(double usd)
+{
+    return QStringLiteral("$%L1").arg(usd, 0, 'f', 0);
+}
+
+QString formatPercent(double fraction)
+{
+    return QStringLiteral("%1%").arg(100 * fraction, 0, 'f', 1);
+}
+
 double niceTimeStep(double spanS, int targetTicks)
 {
     const double raw = spanS / std::max(1, targetTicks);

@@ -18,6 +18,7 @@ struct RunEntry
 {
     int id = 0;          ///< GUI-wide id (stable while the window is open)
     qint64 storeId = -1; ///< row id in the store, once saved
+    QString storePath;   ///< the store file that row id is in (ids repeat across files)
     QString name;        ///< "fifo #2"
     QString scenarioName;
     std::shared_ptr<const sim::RunResult> result;

@@ -25,13 +25,22 @@ int RunLibrary::add(RunEntry entry)
     return id;
 }
 
-void RunLibrary::setStoreId(int id, qint64 storeId)
+void RunLibrary::setStoreId(int id, const QString& storePath, qint64 storeId)
 {
     for (auto& r : m_runs)
         if (r.id == id) {
             r.storeId = storeId;
+            r.storePath = storePath;
             emit runChanged(id);
         }
+}
+
+const RunEntry* RunLibrary::findStored(const QString& storePath, qint64 storeId) const
+{
+    for (const auto& r : m_runs)
+        if (r.storeId == storeId && r.storePath == storePath)
+            return &r;
+    return nullptr;
 }
 
 void RunLibrary::remove(int id)

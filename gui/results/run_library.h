@@ -21,7 +21,10 @@ public:
     const RunEntry* find(int id) const;
     /** Adds a run (assigns its id) and makes it current. */
     int add(RunEntry entry);
-    void setStoreId(int id, qint64 storeId);
+    /** The run is row `storeId` of the store at `storePath`. */
+    void setStoreId(int id, const QString& storePath, qint64 storeId);
+    /** The run loaded from (or saved as) row `storeId` of the store at `storePath`; ids repeat across stores. */
+    const RunEntry* findStored(const QString& storePath, qint64 storeId) const;
     void remove(int id);
 
     int currentId() const { return m_current; }

@@ -1,15 +1,18 @@
 #include "runs/run_manager_panel.h"
 
 #include "document/scenario_document.h"
-#include "hardware/gpu_layout.h"
 #include "io/error.h"
+#include "io/run_info.h"
 #include "results/palette.h"
 #include "results/run_library.h"
-#include "runs/run_recording.h"
+#include "runs/run_saver.h"
+#include "runs/simulate_function.h"
+#include "store/run_recorder.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QDateTime>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -19,6 +22,8 @@
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace orrery::gui {
 
@@ -55,6 +60,9 @@ RunManagerPanel::RunManagerPanel(ScenarioDocument* document, RunLibrary* runs, J
     layout->addLayout(options);
     auto* area = new QScrollArea;
     area->setWidgetResizable(true);
+    // Rows fit the panel's width (status texts wrap); it never scrolls sideways, e.g. when Cancel is clicked.
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_area = area;
     auto* rows = new QWidget;
     m_rowsLayout = new QVBoxLayout(rows);
     m_rowsLayout->setContentsMargins(0, 0, 0, 0);
@@ -117,7 +125,9 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
     scenario.options.seed = static_cast<std::uint64_t>(m_seed->value());
     auto cluster = std::make_shared<const hardware::Cluster>(scenario.cluster);
     const QString scenarioName = QString::fromStdString(scenario.name);
-    auto scenarioJson = std::make_shared<const std::string>(io::scenarioToJsonText(scenario));
+    // The same record as `orrery-cli simulate --db` makes (options included), from the same builder.
+    const store::RunInfo batchInfo = io::runInfoOf(scenario, std::string(), scenario.options.seed);
+    auto scenarioJson = std::make_shared<const std::string>(batchInfo.scenarioJson);
     for (const QString& policy : policies) {
         const std::string p = policy.toStdString();
         const int n = ++m_runCounter[policy];
@@ -125,33 +135,34 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
         Row row;
         row.policy = name;
         row.widget = new QWidget;
-        auto* h = new QHBoxLayout(row.widget);
-        h->setContentsMargins(2, 2, 2, 2);
+        // Two lines, so that a row fits a narrow dock without scrolling sideways: name, bar and Cancel,
+        // then the phase, ETA or error under the bar, wrapping.
+        auto* g = new QGridLayout(row.widget);
+        g->setContentsMargins(2, 2, 2, 2);
+        g->setVerticalSpacing(1);
         auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
-        label->setMinimumWidth(90);
         row.bar = new QProgressBar;
         row.bar->setRange(0, 1000);
+        row.bar->setMinimumWidth(60);
         row.status = new QLabel(tr("starting"));
-        row.status->setMinimumWidth(120);
         row.status->setWordWrap(true);
         row.cancel = new QPushButton(tr("Cancel"));
-        h->addWidget(label);
-        h->addWidget(row.bar, 1);
-        h->addWidget(row.status);
-        h->addWidget(row.cancel);
+        row.cancel->setFocusPolicy(Qt::NoFocus); // a focused child would be scrolled into view
+        g->addWidget(label, 0, 0);
+        g->addWidget(row.bar, 0, 1);
+        g->addWidget(row.cancel, 0, 2);
+        g->addWidget(row.status, 1, 1, 1, 2);
+        g->setColumnStretch(1, 1);
         m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row.widget);
         row.state = QStringLiteral("running");
 
-        store::RunInfo info;
-        info.scenarioName = scenario.name;
-        info.scenarioJson = *scenarioJson;
+        store::RunInfo info = batchInfo;
         info.policy = p;
-        info.seed = scenario.options.seed;
-        info.layout = hardware::gpuLayoutOf(*cluster);
-        const std::string storePath = m_storePath ? m_storePath().toStdString() : std::string();
+        const QString storePathQ = m_storePath ? m_storePath() : QString();
+        const std::string storePath = storePathQ.toStdString();
         auto work = [simulate = m_simulate, scenario, p, info, storePath](TaskContext& ctx) {
             RecordedRun out;
-            std::unique_ptr<RunRecording> recording;
+            std::unique_ptr<store::RunRecorder> recording;
             // A store that cannot be written must not cost the run: it goes on unrecorded, and the
             // RunSaver's attempt when it finishes reports the problem.
             const auto drop = [&recording] {
@@ -162,7 +173,9 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
             };
             if (!storePath.empty()) {
                 try {
-                    recording = std::make_unique<RunRecording>(storePath, info);
+                    recording = std::make_unique<store::RunRecorder>(RunSaver::openForWriting(storePath),
+                                                                     std::vector<store::RunInfo>{info},
+                                                                     &RunSaver::storeMutex());
                 } catch (const std::exception&) {
                 }
             }
@@ -172,7 +185,7 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
                     if (!recording)
                         return;
                     try {
-                        recording->partial(partial);
+                        recording->partial(0, partial);
                     } catch (const std::exception&) {
                         drop();
                     }
@@ -184,8 +197,10 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
             if (ctx.isCancelled())
                 out.result.cancelled = true;
             if (recording) {
+                ctx.reportProgress(1.0, kPhaseSaving);
                 try {
-                    out.storeId = recording->finish(out.result);
+                    recording->finish(0, out.result);
+                    out.storeId = recording->runId(0);
                 } catch (const std::exception&) {
                     drop();
                 }
@@ -194,11 +209,13 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
                 throw Cancelled(); // stored as cancelled above; the run library keeps finished runs only
             return out;
         };
-        auto onResult = [this, name, scenarioName, cluster, scenarioJson](RecordedRun recorded) {
+        auto onResult = [this, name, scenarioName, cluster, scenarioJson, storePathQ](RecordedRun recorded) {
             RunEntry entry;
             entry.name = name;
             entry.scenarioName = scenarioName;
             entry.storeId = recorded.storeId;
+            if (recorded.storeId >= 0)
+                entry.storePath = storePathQ;
             entry.result = std::make_shared<const sim::RunResult>(std::move(recorded.result));
             entry.cluster = cluster;
             entry.scenarioJson = scenarioJson;
@@ -218,8 +235,22 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
 void RunManagerPanel::cancel(JobRunner::TaskId id)
 {
     m_runner->cancel(id);
-    if (auto it = m_rows.find(id); it != m_rows.end() && it->state == QStringLiteral("running"))
+    if (auto it = m_rows.find(id); it != m_rows.end() && it->state == QStringLiteral("running")) {
+        it->cancelling = true;
         it->status->setText(tr("cancelling..."));
+    }
+}
+
+const QProgressBar* RunManagerPanel::barOf(JobRunner::TaskId id) const
+{
+    const auto it = m_rows.find(id);
+    return it == m_rows.end() ? nullptr : it->bar;
+}
+
+QString RunManagerPanel::statusTextOf(JobRunner::TaskId id) const
+{
+    const auto it = m_rows.find(id);
+    return it == m_rows.end() ? QString() : it->status->text();
 }
 
 QString RunManagerPanel::statusOf(JobRunner::TaskId id) const
@@ -230,13 +261,23 @@ QString RunManagerPanel::statusOf(JobRunner::TaskId id) const
 void RunManagerPanel::onProgress(JobRunner::TaskId id, double fraction, double etaS, const QString& message)
 {
     auto it = m_rows.find(id);
-    if (it == m_rows.end() || it->state != QStringLiteral("running"))
+    if (it == m_rows.end() || it->state != QStringLiteral("running") || it->cancelling)
         return;
-    it->bar->setValue(static_cast<int>(fraction * 1000));
-    QString text = etaS >= 0 ? tr("ETA %1").arg(formatDuration(etaS)) : tr("running");
-    if (!message.isEmpty())
-        text = message + QStringLiteral(", ") + text;
-    it->status->setText(text);
+    QProgressBar* bar = it->bar;
+    if (message == QLatin1String(kPhasePreparing)) {
+        // Expanding the workload has no fraction to show: a busy bar, not "0%" or "100%, ETA 0 s".
+        bar->setRange(0, 0);
+        it->status->setText(tr("preparing the workload"));
+        return;
+    }
+    bar->setRange(0, 1000);
+    bar->setValue(static_cast<int>(fraction * 1000));
+    if (message == QLatin1String(kPhaseSaving))
+        it->status->setText(tr("saving to the store"));
+    else if (fraction >= 1.0)
+        it->status->setText(tr("finishing"));
+    else
+        it->status->setText(etaS >= 0 ? tr("simulating, ETA %1").arg(formatDuration(etaS)) : tr("simulating"));
 }
 
 void RunManagerPanel::finishRow(JobRunner::TaskId id, const QString& state, bool keepBar)
@@ -245,10 +286,19 @@ void RunManagerPanel::finishRow(JobRunner::TaskId id, const QString& state, bool
     if (it == m_rows.end())
         return;
     it->state = state;
-    it->status->setText(state);
     it->cancel->setEnabled(false);
-    if (keepBar)
-        it->bar->setValue(it->bar->maximum());
+    QProgressBar* bar = it->bar;
+    if (bar->maximum() == 0) // still busy (preparing): a bar needs a range to show where it stopped
+        bar->setRange(0, 1000), bar->setValue(0);
+    if (keepBar) {
+        bar->setValue(bar->maximum());
+        it->status->setText(state);
+    } else {
+        // Where the run stopped, said as such: a cancelled or failed run never shows a full bar.
+        bar->setValue(std::clamp(bar->value(), 0, bar->maximum() - 1));
+        const int percent = bar->value() / 10;
+        it->status->setText(state == QStringLiteral("cancelled") ? tr("cancelled at %1%").arg(percent) : state);
+    }
     // Checked after the result callback has added the run (it runs right after this signal).
     QTimer::singleShot(0, this, [this] {
         bool any = false;

@@ -12,6 +12,7 @@ class QLabel;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QVBoxLayout;
 
@@ -24,7 +25,7 @@ class ScenarioDocument;
  * Choose policies, run them (each in its own worker task, several at once),
  * follow each with a progress bar, an ETA and Cancel. A failed run shows its
  * error in its row and leaves the others running. Runs are stored while they
- * run (RunRecording) when a store path is set, and finished runs go to the
+ * run (store::RunRecorder, as the CLI does) when a store path is set, and finished runs go to the
  * RunLibrary.
  */
 class RunManagerPanel : public QWidget
@@ -41,7 +42,13 @@ public:
     void cancel(JobRunner::TaskId id);
     /** Status text of a run's row ("running", "done", "cancelled", "failed: ..."). */
     QString statusOf(JobRunner::TaskId id) const;
-    /** Runs started from now on are stored in this SQLite file while they run (RunRecording); empty: not stored. */
+    /** The progress bar of a run's row (tests, screenshots); nullptr for an unknown id. */
+    const QProgressBar* barOf(JobRunner::TaskId id) const;
+    /** The text beside a run's bar (phase, ETA, final state). */
+    QString statusTextOf(JobRunner::TaskId id) const;
+    QScrollArea* rowsArea() const { return m_area; }
+    /** Runs started from now on are stored in this SQLite file while they run (store::RunRecorder); empty: not stored.
+     */
     void setStorePathProvider(std::function<QString()> provider) { m_storePath = std::move(provider); }
 
 signals:
@@ -58,6 +65,7 @@ private:
         QLabel* status = nullptr;
         QPushButton* cancel = nullptr;
         QString state;
+        bool cancelling = false; ///< cancel asked: the bar stays where it was
     };
     void onProgress(JobRunner::TaskId id, double fraction, double etaS, const QString& message);
     void finishRow(JobRunner::TaskId id, const QString& state, bool keepBar);
@@ -72,6 +80,7 @@ private:
     QSpinBox* m_seed;
     QPushButton* m_run;
     QVBoxLayout* m_rowsLayout;
+    QScrollArea* m_area = nullptr;
     QHash<JobRunner::TaskId, Row> m_rows;
     QHash<QString, int> m_runCounter;
 };

@@ -1,13 +1,13 @@
 #include "runs/run_saver.h"
 
-#include "hardware/gpu_layout.h"
+#include "io/run_info.h"
+#include "io/scenario.h"
 #include "results/run_library.h"
 #include "store/run_store.h"
 
-#include <QDir>
-#include <QFileInfo>
-
+#include <filesystem>
 #include <mutex>
+#include <optional>
 
 namespace orrery::gui {
 
@@ -23,35 +23,45 @@ std::mutex& RunSaver::storeMutex()
     return mutex;
 }
 
+store::RunStore RunSaver::openForWriting(const std::string& path)
+{
+    std::lock_guard lock(storeMutex());
+    // The first run on this machine: ~/.local/share/orrery may not exist yet.
+    const auto parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty())
+        std::filesystem::create_directories(parent);
+    return store::RunStore(path);
+}
+
 void RunSaver::save(int runId)
 {
     const RunEntry* entry = m_runs->find(runId);
     if (entry && entry->storeId >= 0) {
-        emit saved(runId, entry->storeId); // recorded while it ran (RunRecording)
+        emit saved(runId, entry->storeId); // recorded while it ran (store::RunRecorder)
         return;
     }
     if (!entry || !entry->result || m_path.isEmpty())
         return;
-    store::RunInfo info;
-    info.scenarioName = entry->scenarioName.toStdString();
-    info.scenarioJson = entry->scenarioJson ? *entry->scenarioJson : std::string("{}");
-    info.policy = entry->result->policy;
-    info.seed = entry->result->seed;
-    info.gpuTypes = entry->result->gpuTypes;
-    if (entry->cluster)
-        info.layout = hardware::gpuLayoutOf(*entry->cluster);
     auto result = entry->result;
-    QDir().mkpath(QFileInfo(m_path).absolutePath()); // first run on this machine: ~/.local/share/orrery may not exist
+    auto scenarioJson = entry->scenarioJson;
+    const std::string label = entry->name.toStdString();
     const std::string path = m_path.toStdString();
     m_runner->start<qint64>(
         QString(),
-        [info, result, path](TaskContext&) {
-            std::lock_guard lock(storeMutex());
-            return static_cast<qint64>(store::RunStore(path).storeRun(info, *result));
+        [result, scenarioJson, label, path](TaskContext&) {
+            // The scenario as run, read back, gives the record the CLI would store (io::runInfoOf).
+            const io::Scenario scenario =
+                io::parseScenarioText(scenarioJson ? *scenarioJson : std::string("{}"), "run " + label);
+            const store::RunInfo info = io::runInfoOf(scenario, result->policy, result->seed);
+            std::optional<store::RunStore> db(openForWriting(path));
+            std::lock_guard lock(storeMutex()); // closing checkpoints the file: under the lock too
+            const auto id = static_cast<qint64>(db->storeRun(info, *result));
+            db.reset();
+            return id;
         },
         this,
-        [this, runId](qint64 id) {
-            m_runs->setStoreId(runId, id);
+        [this, runId, path = m_path](qint64 id) {
+            m_runs->setStoreId(runId, path, id);
             emit saved(runId, id);
         },
         [this, runId](const QString& error) { emit failed(runId, error); });

@@ -2,6 +2,7 @@
 
 #include "async/job_runner.h"
 #include "results/run_entry.h"
+#include "store/run_store.h"
 
 #include <QObject>
 
@@ -28,6 +29,8 @@ public:
     void setDatabasePath(const QString& path) { m_path = path; }
     /** Held by every worker that opens the store: two connections opening the file at once would find it locked. */
     static std::mutex& storeMutex();
+    /** Opens (creating it and its directory when missing) the store for writing, holding storeMutex(). */
+    static store::RunStore openForWriting(const std::string& path);
 
 signals:
     void saved(int runId, qint64 storeId);

@@ -19,6 +19,14 @@ namespace orrery::gui {
 using SimulateFunction = std::function<sim::RunResult(const io::Scenario& scenario, const std::string& policy,
                                                       TaskContext& context, const sim::PartialResultFn& onPartial)>;
 
+/**
+ * The phases a run reports as its progress message, for the run manager's row: preparing the
+ * workload (no fraction to show), simulating (fraction of jobs done), saving to the store.
+ */
+inline constexpr const char* kPhasePreparing = "preparing";
+inline constexpr const char* kPhaseSimulating = "simulating";
+inline constexpr const char* kPhaseSaving = "saving";
+
 /** The core simulator behind the run manager. */
 SimulateFunction coreSimulateFunction();
 /** Registered policy names, in the registry's order. */

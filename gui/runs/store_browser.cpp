@@ -190,15 +190,11 @@ void StoreBrowser::loadSelected()
 
 void StoreBrowser::load(const QVector<qint64>& storeIds)
 {
-    // Already loaded runs are reused, not duplicated.
+    // Already loaded runs are reused, not duplicated; ids repeat across stores, so a run is known by both.
     QVector<qint64> missing;
-    for (qint64 id : storeIds) {
-        bool known = false;
-        for (const auto& r : m_runs->runs())
-            known = known || r.storeId == id;
-        if (!known)
+    for (qint64 id : storeIds)
+        if (!m_runs->findStored(m_path, id))
             missing.push_back(id);
-    }
     const std::string path = m_path.toStdString();
     m_runner->start<std::vector<RunEntry>>(
         QStringLiteral("store-load"),
@@ -212,6 +208,7 @@ void StoreBrowser::load(const QVector<qint64>& storeIds)
                 store::StoredRun stored = db.loadRun(id);
                 RunEntry e;
                 e.storeId = id;
+                e.storePath = QString::fromStdString(path);
                 e.scenarioName = QString::fromStdString(stored.record.scenarioName);
                 e.name = QStringLiteral("%1 #s%2").arg(QString::fromStdString(stored.record.policy)).arg(id);
                 e.finishedAt = QDateTime::fromString(QString::fromStdString(stored.record.finishedAt), Qt::ISODate);
@@ -230,14 +227,13 @@ void StoreBrowser::load(const QVector<qint64>& storeIds)
             return out;
         },
         this,
-        [this, storeIds](std::vector<RunEntry> entries) {
+        [this, storeIds, pathQ = m_path](std::vector<RunEntry> entries) {
             for (auto& e : entries)
                 m_runs->add(std::move(e));
             QVector<int> ids;
             for (qint64 sid : storeIds)
-                for (const auto& r : m_runs->runs())
-                    if (r.storeId == sid)
-                        ids.push_back(r.id);
+                if (const RunEntry* r = m_runs->findStored(pathQ, sid))
+                    ids.push_back(r->id);
             if (!ids.isEmpty())
                 m_runs->setCurrent(ids.back());
             if (ids.size() >= 2)

@@ -485,7 +485,7 @@ private slots:
             info.scenarioJson = io::scenarioToJson(scenario).dump();
             info.policy = "sjf";
             info.seed = scenario.options.seed;
-            store::setClusterOf(info, workload);
+            store::setClusterOf(info, workload.cluster());
             const auto runs = sched::runPolicies(workload, {"sjf"}, scenario.options.seed);
             m_runs.push_back(s.storeRun(info, runs.at(0)));
 

@@ -601,6 +601,33 @@ private slots:
         QCOMPARE(count(s, "SELECT sum(records) FROM interval_chunks"), std::int64_t(run.intervals.size()));
     }
 
+    /**
+     * The simulator changes its last utilisation sample in place when a later step at the same instant
+     * changes the busy count; a sync between the two steps must not leave the stale value in the store
+     * (a stored run would chart a dip that never happened).
+     */
+    void lastSampleChangedInPlaceIsRewritten()
+    {
+        store::RunStore s(path("last-sample.sqlite"));
+        auto writer = s.beginRun(info());
+        auto run = smallRun();
+        QVERIFY(run.utilization.size() >= 2);
+        auto& last = run.utilization.back();
+        const int finalBusy = last.busyGpus;
+        last.busyGpus = finalBusy + 3; // the state a sync saw before a later step at the same instant
+        last.busyByType.assign(last.busyByType.size(), 1);
+        writer.sync(run);
+        last = smallRun().utilization.back();
+        QCOMPARE(last.busyGpus, finalBusy);
+        writer.sync(run); // nothing new but the changed sample
+        store::RunStore reader(path("last-sample.sqlite"));
+        const auto synced = reader.loadRun(writer.runId()).result.utilization;
+        QCOMPARE(synced.size(), run.utilization.size());
+        QCOMPARE(synced.back().busyGpus, finalBusy);
+        writer.finish(run, store::RunStatus::Completed);
+        compareRuns(run, s.loadRun(writer.runId()).result);
+    }
+
     void runsOfDeadWritersAreMarkedInterrupted()
     {
         const auto p = path("interrupted.sqlite");

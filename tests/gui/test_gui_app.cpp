@@ -15,6 +15,7 @@
 #include "editors/workload_editor.h"
 #include "export/chart_export.h"
 #include "export/csv_export.h"
+#include "io/run_info.h"
 #include "models/cluster_model.h"
 #include "models/gpu_catalog_model.h"
 #include "models/gpu_totals_model.h"
@@ -42,6 +43,8 @@
 #include <QUndoStack>
 
 #include <map>
+
+#include <nlohmann/json.hpp>
 
 using namespace orrery;
 using namespace orrery::gui;
@@ -221,6 +224,14 @@ private slots:
         QCOMPARE(statusByPolicy["fifo"], std::string("completed"));
         QCOMPARE(statusByPolicy["sjf"], std::string("completed"));
         QCOMPARE(statusByPolicy["tiresias"], std::string("cancelled"));
+        // Stored as the CLI stores them (io::runInfoOf): the scenario's options, not "{}" (issue 19).
+        const io::Scenario ran = fixedJobScenario(60);
+        for (const auto& r : db.listRuns()) {
+            QVERIFY2(nlohmann::json::parse(r.optionsJson) == io::scenarioOptionsToJson(ran.options),
+                     r.optionsJson.c_str());
+            QCOMPARE(r.optionsJson, io::runInfoOf(ran, r.policy, r.seed).optionsJson);
+            QCOMPARE(r.seed, ran.options.seed);
+        }
         const auto stored = db.loadRun(m_window->runs()->runs()[0].storeId).result;
         QCOMPARE(stored.jobs.size(), std::size_t(60));
         QCOMPARE(stored.intervals.size(), m_window->runs()->runs()[0].result->intervals.size());

@@ -14,7 +14,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QChart>
 #include <QChartView>
+#include <QLogValueAxis>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
@@ -98,6 +101,76 @@ private slots:
         QVERIFY(panel.oomTypes().size() < 3);
     }
 
+    /**
+     * A plan double-clicked in the table is charted at the micro-batch the table assumed (issue 19: a
+     * pipeline plan listed at 38.6 GiB/GPU was charted at B / dp, 457 GiB), and both say which.
+     */
+    void plannerChartsThePlanItLists()
+    {
+        MemoryPlannerPanel panel(m_document.get());
+        panel.setModelName(QStringLiteral("llama2-7b"));
+        panel.setGlobalBatch(16);
+        panel.setCatalogTypes(true);
+        panel.setPipelinePlans(true);
+        const auto plans = panel.planModel()->plans();
+        int row = -1;
+        for (int r = 0; r < static_cast<int>(plans.size()) && row < 0; ++r)
+            if (plans[static_cast<std::size_t>(r)].par.pp > 1 && plans[static_cast<std::size_t>(r)].par.dp < 16)
+                row = r;
+        QVERIFY(row >= 0);
+        const estimate::Plan plan = plans[static_cast<std::size_t>(row)];
+        QCOMPARE(plan.microBatch, 1); // a pipeline with "B / dp" given: the table assumes micro-batch 1
+        QCOMPARE(panel.planModel()->index(row, PlanTableModel::MicroBatch).data().toInt(), plan.microBatch);
+        panel.showPlan(row);
+        QCOMPARE(panel.chartMicroBatch(), plan.microBatch);
+        QVERIFY2(
+            std::abs(panel.breakdown().totalGiB() - plan.memoryGiB) < 1e-9,
+            qPrintable(
+                QStringLiteral("chart %1 GiB, table %2 GiB").arg(panel.breakdown().totalGiB()).arg(plan.memoryGiB)));
+        QVERIFY2(panel.warningText().contains(QStringLiteral("micro-batch 1 (plan #%1)").arg(row + 1)),
+                 qPrintable(panel.warningText()));
+        // Editing the inputs returns the chart to them: B / dp per replica.
+        panel.setParallelism(plan.par.dp, plan.par.tp, plan.par.pp);
+        QCOMPARE(panel.chartMicroBatch(), 16 / plan.par.dp);
+        QVERIFY(panel.warningText().contains(QStringLiteral("(B / dp)")));
+    }
+
+    /** Types the layout does not fit get a visible OOM mark over their bar. */
+    void plannerMarksOom()
+    {
+        MemoryPlannerPanel panel(m_document.get());
+        panel.setModelName(QStringLiteral("gpt3-13b"));
+        panel.setParallelism(1, 1, 1);
+        QCOMPARE(panel.oomTypes().size(), 3);
+        QCOMPARE(panel.chart()->oomMarks(), 3);
+        const QScatterSeries* marks = nullptr;
+        for (auto* s : panel.chart()->chartView()->chart()->series())
+            if (s->name() == QStringLiteral("OOM"))
+                marks = qobject_cast<QScatterSeries*>(s);
+        QVERIFY(marks);
+        QCOMPARE(marks->count(), 3);
+        QVERIFY(marks->pointLabelsVisible());
+        QCOMPARE(marks->pointLabelsFormat(), QStringLiteral("OOM"));
+        panel.setParallelism(1, 8, 4);
+        QCOMPARE(panel.chart()->oomMarks(), static_cast<int>(panel.oomTypes().size()));
+    }
+
+    /** With pipeline plans off and nothing fitting, the planner says pipelines would fit. */
+    void plannerSuggestsPipelines()
+    {
+        MemoryPlannerPanel panel(m_document.get());
+        panel.setModelName(QStringLiteral("llama2-7b"));
+        panel.setGlobalBatch(16);
+        panel.setPipelinePlans(false);
+        if (panel.planModel()->rowCount() > 0)
+            panel.setGlobalBatch(64); // more activations per replica: only pipelines' micro-batches fit
+        QCOMPARE(panel.planModel()->rowCount(), 0);
+        QVERIFY2(panel.planSummaryText().contains(QStringLiteral("Include pipeline plans")),
+                 qPrintable(panel.planSummaryText()));
+        panel.setPipelinePlans(true);
+        QVERIFY(panel.planModel()->rowCount() > 0);
+    }
+
     void plannerRenders()
     {
         MemoryPlannerPanel panel(m_document.get());
@@ -158,6 +231,77 @@ private slots:
             QVERIFY(tight.plan.cost >= loose.plan.cost * (1 - 1e-9));
         else
             QVERIFY(panel.summaryText().contains(QStringLiteral("No plan meets the SLO")) || !tight.hasPlan);
+    }
+
+    /**
+     * Issue 19: at global batch 128 no plan met the SLO, the time-and-capacity pruning cut the whole
+     * first search, and the panel said "0 placements, 0 plans evaluated" beside a lone star. The
+     * second search's plans are plotted (all missing the SLO) and its counters reported; the axes are
+     * logarithmic as docs/gui.md says.
+     */
+    void provisioningWithoutAFeasiblePlanShowsTheSearch()
+    {
+        ProvisioningPanel panel(m_document.get(), &m_runner);
+        QSignalSpy planned(&panel, &ProvisioningPanel::planned);
+        panel.setSloHours(2); // gpt3-1.3b, 10,000 iterations of 128 samples: out of the paper pool's reach
+        panel.setGlobalBatch(128);
+        QTRY_VERIFY_WITH_TIMEOUT(planned.count() >= 1 && m_runner.runningCount() == 0, 15000);
+        const auto& r = panel.lastResult();
+        QVERIFY(r.hasPlan);
+        QVERIFY2(!r.feasible && r.relaxed, "the SLO must be out of reach at batch 128 for this test");
+        QCOMPARE(r.stats.placements, 0); // the time-and-capacity pruning cut the whole first search
+        QVERIFY(r.relaxedStats.placements > 0);
+        QVERIFY(!r.evaluated.empty());
+        for (const auto& e : r.evaluated)
+            QVERIFY(!e.meetsSlo);
+        QVERIFY2(panel.summaryText().contains(QStringLiteral("a search without it")), qPrintable(panel.summaryText()));
+        QVERIFY(!panel.summaryText().contains(QStringLiteral("; 0 plans evaluated")));
+        int missing = 0;
+        for (auto* s : panel.scatter()->chartView()->chart()->series())
+            if (s->name() == QStringLiteral("misses the SLO"))
+                missing = static_cast<int>(qobject_cast<QScatterSeries*>(s)->count());
+        QVERIFY(missing > 0);
+        const auto axes = panel.scatter()->chartView()->chart()->axes();
+        QCOMPARE(axes.size(), 2);
+        for (auto* axis : axes) {
+            QCOMPARE(axis->type(), QAbstractAxis::AxisTypeLogValue);
+            const auto* log = static_cast<QLogValueAxis*>(axis);
+            QVERIFY(log->max() >= 10 * log->min() * (1 - 1e-9)); // at least one decade: labelled ends
+        }
+    }
+
+    /** 6 to 9 stages: every box inside the diagram, none narrower than its text needs, none overlapping. */
+    void stageDiagramsOfManyStagesStayInside()
+    {
+        std::vector<provision::PoolGpu> pool(2);
+        pool[0].gpu.name = "rtx3090";
+        pool[0].gpu.display = "RTX 3090";
+        pool[1].gpu.name = "a6000";
+        pool[1].gpu.display = "RTX A6000";
+        for (int stages = 6; stages <= 9; ++stages)
+            for (int width : {520, 700, 1000}) {
+                provision::ProvisionPlan plan;
+                plan.dp = 16;
+                for (int i = 0; i < stages; ++i)
+                    plan.stages.push_back({i % 2, 4 + i});
+                StageDiagram diagram;
+                diagram.setPlan(plan, pool);
+                QVERIFY(diagram.hasHeightForWidth());
+                const int height = diagram.heightForWidth(width);
+                diagram.resize(width, height);
+                const auto rects = StageDiagram::boxRects(stages, width, height);
+                QCOMPARE(static_cast<int>(rects.size()), stages);
+                const QRectF inside(0, 0, width, height);
+                for (std::size_t i = 0; i < rects.size(); ++i) {
+                    QVERIFY2(
+                        inside.contains(rects[i]),
+                        qPrintable(QStringLiteral("%1 stages at %2 px: box %3 outside").arg(stages).arg(width).arg(i)));
+                    QVERIFY(rects[i].width() >= StageDiagram::kMinBoxWidth);
+                    for (std::size_t j = 0; j < i; ++j)
+                        QVERIFY(!rects[i].intersects(rects[j]));
+                }
+                QVERIFY(nonBackgroundPixels(&diagram, QSize(width, height)) > 500);
+            }
     }
 
     void paretoFrontOfEvaluatedPlans()

@@ -101,6 +101,58 @@ private slots:
         runner.waitForDone();
     }
 
+    /**
+     * Two stores hold runs with the same ids. After switching the store, loading id 1 must load the
+     * new store's run 1, not reuse the one loaded from the first store (issue 19).
+     */
+    void switchingStoresKeysRunsByStore()
+    {
+        const QString other = m_dir.filePath(QStringLiteral("other.sqlite"));
+        std::int64_t otherId = 0;
+        {
+            const io::Scenario scenario = io::defaultScenario();
+            store::RunStore db(other.toStdString());
+            auto run = test::syntheticRun(scenario.cluster, 17, 99, "sjf");
+            store::RunInfo info;
+            info.scenarioName = "other";
+            info.scenarioJson = io::scenarioToJson(scenario).dump();
+            info.policy = "sjf";
+            info.seed = run->seed;
+            info.gpuTypes = run->gpuTypes;
+            info.layout = hardware::gpuLayoutOf(scenario.cluster);
+            otherId = db.storeRun(info, *run);
+        }
+        QCOMPARE(otherId, m_ids[0]); // the same id in both files
+
+        RunLibrary runs;
+        JobRunner runner;
+        StoreBrowser browser(&runs, &runner, m_path);
+        QSignalSpy loaded(&browser, &StoreBrowser::loaded);
+        browser.load({m_ids[0]});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(runs.runs().size(), 1);
+        QCOMPARE(static_cast<int>(runs.current()->result->jobs.size()), 40);
+        QCOMPARE(runs.current()->storePath, m_path);
+
+        browser.setDatabasePath(other);
+        browser.load({otherId});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(runs.runs().size(), 2);
+        const RunEntry* current = runs.current();
+        QVERIFY(current);
+        QCOMPARE(current->storePath, other);
+        QCOMPARE(current->scenarioName, QStringLiteral("other"));
+        QCOMPARE(static_cast<int>(current->result->jobs.size()), 17);
+
+        // Back to the first store: its run is reused, not loaded a second time.
+        browser.setDatabasePath(m_path);
+        browser.load({m_ids[0]});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(runs.runs().size(), 2);
+        QCOMPARE(static_cast<int>(runs.current()->result->jobs.size()), 40);
+        runner.waitForDone();
+    }
+
     void notAStoreIsReported()
     {
         const QString bad = m_dir.filePath(QStringLiteral("notes.sqlite"));
