@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "count_arg.h"
 #include "estimate_args.h"
 
 #include "estimate/plan.h"
@@ -57,16 +58,11 @@ std::vector<estimate::PlanTarget> parseGpuList(const std::string& text, const Pl
         const std::string name = item.substr(0, colon);
         int count = args.maxGpus;
         if (colon != std::string::npos) {
-            const std::string n = item.substr(colon + 1);
-            try {
-                std::size_t used = 0;
-                count = std::stoi(n, &used);
-                if (used != n.size() || count < 1)
-                    throw std::invalid_argument(n);
-            } catch (const std::exception&) {
+            const auto parsed = parsePositiveCount(item.substr(colon + 1));
+            if (!parsed)
                 throw Error("", "--gpus",
                             fmt::format("\"{}\": expected TYPE or TYPE:COUNT with a positive count", item));
-            }
+            count = *parsed;
         }
         const hardware::GpuType* gpu = nullptr;
         try {

@@ -1,5 +1,6 @@
 // orrery-cli serve place|simulate: AlpaServe's placement and request simulation (docs/serving.md).
 #include "cli.h"
+#include "count_arg.h"
 
 #include "hardware/gpu_catalog.h"
 #include "io/error.h"
@@ -89,14 +90,10 @@ std::vector<std::pair<std::string, int>> parseModels(const std::string& text)
         int count = 1;
         if (colon != std::string::npos) {
             const std::string n = item.substr(colon + 1);
-            try {
-                std::size_t used = 0;
-                count = std::stoi(n, &used);
-                if (used != n.size() || count < 1)
-                    throw std::invalid_argument(n);
-            } catch (const std::exception&) {
+            const auto parsed = parsePositiveCount(n);
+            if (!parsed)
                 throw Error("", "--models", fmt::format("{}: expected a positive count, got \"{}\"", item, n));
-            }
+            count = *parsed;
         }
         out.emplace_back(item.substr(0, colon), count);
     }
