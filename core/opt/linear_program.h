@@ -27,9 +27,10 @@ class LinearProgram
 public:
     /** How a solve runs (CLP's names). */
     enum class Method {
-        Initial,            ///< CLP's initialSolve: presolve, then its choice of simplex
-        Primal,             ///< primal simplex from the current basis
-        Dual,               ///< dual simplex from the current basis (after a change of row or column bounds)
+        Initial, ///< CLP's initialSolve: presolve, then its choice of simplex
+        Primal,  ///< primal simplex from the current basis
+        Dual,    ///< dual simplex from the current basis (after a change of row or column bounds), reusing its
+                 ///< factorisation
         BarrierNoCrossover, ///< interior point without crossover or presolve: a point inside the optimal face
     };
 

@@ -2,24 +2,93 @@
 #include "sched/max_min_round_policy.h"
 #include "sched/registry.h"
 
+#include "opt/linear_program.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
 namespace orrery::sched {
 
 namespace {
 // At T = 1e6 * 10^20 s every floor is negligible: a cluster that cannot meet it cannot run the job at all.
 constexpr int kMaxDecades = 20;
+// A T whose u* T lies this close to 1 is decided by the feasibility LP itself, as before: there the answer
+// depends on the solvers' tolerances, and only the LP the bisection always solved gives the same answer.
+constexpr double kReplayMargin = 1e-5;
+// u's upper bound (T >= 1 s), far below the bisection's smallest T (100 s): keeps the LP bounded when no job has
+// steps left.
+constexpr double kMaxU = 1.0;
+
+/**
+ * u* = 1 / T*, the largest u such that every job can get stepsLeft_j * u steps/s under Gavel's base constraints:
+ * "feasible at T" is "T u* >= 1", so one LP (maximise u) answers every T of the bisection. NaN when CLP does not
+ * end optimal (the bisection then solves each T).
+ */
+double maxUniformProgress(const AllocationInput& in, const std::vector<double>& stepsLeft)
+{
+    const auto J = static_cast<std::size_t>(in.jobs);
+    const auto T = static_cast<std::size_t>(in.types);
+    opt::LinearModel model;
+    model.setSense(opt::Sense::Maximize);
+    for (std::size_t j = 0; j < J; ++j)
+        model.addRow({}, {}, -opt::kInfinity, 1);
+    for (std::size_t t = 0; t < T; ++t)
+        model.addRow({}, {}, -opt::kInfinity, in.capacity[t]);
+    for (std::size_t j = 0; j < J; ++j)
+        model.addRow({}, {}, 0, opt::kInfinity);
+    for (std::size_t k = 0; k < J * T; ++k) {
+        const std::size_t j = k / T;
+        const int col = model.addColumn(0, 1);
+        model.addEntry(static_cast<int>(j), col, 1.0);
+        model.addEntry(static_cast<int>(J + k % T), col, static_cast<double>(in.demand[k]));
+        if (in.rate[k] > 0)
+            model.addEntry(static_cast<int>(J + T + j), col, in.rate[k]);
+    }
+    // The LP's variable is v = u * scale with scale the most steps left, so that its coefficients are in [-1, 0].
+    double scale = 0;
+    for (std::size_t j = 0; j < J; ++j)
+        scale = std::max(scale, stepsLeft[j]);
+    if (!(scale > 0))
+        scale = 1;
+    const int v = model.addColumn(0, kMaxU * scale, 1);
+    for (std::size_t j = 0; j < J; ++j)
+        if (stepsLeft[j] != 0)
+            model.addEntry(static_cast<int>(J + T + j), v, -stepsLeft[j] / scale);
+    opt::LinearProgram lp(model);
+    // x = 0, v = 0 is feasible, so the primal simplex starts from the slack basis; on the shared trace it takes half
+    // the instructions of CLP's initialSolve (presolve, then its choice) and two thirds of the dual simplex's.
+    if (lp.solve(opt::LinearProgram::Method::Primal) != opt::Status::Optimal)
+        return std::nan("");
+    return lp.value(v) / scale;
+}
+
 } // namespace
 
 std::vector<double> minTotalDurationAllocation(const AllocationInput& in, const std::vector<double>& stepsLeft,
                                                const char* policy, double* foundT)
 {
     const auto J = static_cast<std::size_t>(in.jobs);
-    AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
+    // The feasibility LP at a given T, built only when a T falls within kReplayMargin of T* (or u* is unknown).
+    std::unique_ptr<AllocationLp> lp;
     std::vector<double> floor(J);
-    const auto feasible = [&](double T) {
+    const auto solveAt = [&](double T) {
+        if (!lp)
+            lp = std::make_unique<AllocationLp>(in.jobs, in.types, in.rate, in.demand, in.capacity);
         for (std::size_t k = 0; k < J; ++k)
             floor[k] = stepsLeft[k] / T;
-        lp.setThroughputFloors(floor);
-        return lp.solve(policy);
+        lp->setThroughputFloors(floor);
+        return lp->solve(policy);
+    };
+    const double u = maxUniformProgress(in, stepsLeft);
+    const auto feasible = [&](double T) {
+        if (std::isfinite(u)) {
+            if (u * T > 1 + kReplayMargin)
+                return true;
+            if (u * T < 1 - kReplayMargin)
+                return false;
+        }
+        return solveAt(T);
     };
     // Gavel's search, constants and all.
     double maxT = 1e6, minT = 100, lastMaxT = maxT;
@@ -46,10 +115,12 @@ std::vector<double> minTotalDurationAllocation(const AllocationInput& in, const 
         floor[k] = stepsLeft[k] / found;
     if (auto x = ecosFeasiblePoint(in, floor); !x.empty())
         return x;
-    lp.setThroughputFloors(floor);
-    if (!lp.solveInterior(policy))
+    if (!lp)
+        lp = std::make_unique<AllocationLp>(in.jobs, in.types, in.rate, in.demand, in.capacity);
+    lp->setThroughputFloors(floor);
+    if (!lp->solveInterior(policy))
         return std::vector<double>(in.rate.size(), 0.0);
-    return lp.solution();
+    return lp->solution();
 }
 
 namespace {
@@ -59,7 +130,9 @@ namespace {
  * job can finish its remaining steps within T, i.e. the LP feasibility problem
  *   sum_t rate(j, t) x[j][t] >= steps_left(j) / T   for every j,   plus Gavel's base constraints,
  * searched for exactly as Gavel does: bisection of [100 s, 10^6 s] until max < 1.05 min, and, when nothing
- * there is feasible, the next decade [10^6, 10^7] and so on (CLP's simplex decides each T). The allocation is
+ * there is feasible, the next decade [10^6, 10^7] and so on. Each T is decided without its own LP: one LP gives
+ * u* = 1 / T* (maxUniformProgress), and "T u* >= 1" replays the bisection step for step; only a T within 1e-5 of
+ * T* is decided by CLP's simplex on the feasibility LP itself, as every T was before. The allocation is
  * the point ECOS returns for the feasibility LP at the last feasible T (ecosFeasiblePoint): that LP has a wide
  * set of solutions, and which one a solver stops at decides which jobs run (docs/validation.md); CLP's barrier
  * is the fallback when ECOS' method does not end optimal. The agnostic variant gives every type the

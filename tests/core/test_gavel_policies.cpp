@@ -9,6 +9,7 @@
 #include "sim/simulator.h"
 
 #include <cmath>
+#include <random>
 
 using namespace orrery;
 using orrery::test::fixedJob;
@@ -112,6 +113,58 @@ private slots:
         x = sched::minTotalDurationAllocation(in, {3000, 1000}, "test", &T);
         QVERIFY2(T >= 3000 && T <= 3150, qPrintable(QString::number(T)));
         QVERIFY(throughput(in, x, 0) >= 3000 / T - 1e-9 && throughput(in, x, 1) >= 1000 / T - 1e-9);
+    }
+
+    void minTotalDurationReplaysTheBisection()
+    {
+        // The T found from one LP (u* = 1 / T*) must be the T of Gavel's bisection with a feasibility LP per T,
+        // exactly: on random 6-job, 3-type problems, and on one whose T* is exactly the bisection's first mid
+        // (500,050 s; that T is decided by the feasibility LP itself).
+        const auto bisect = [](const sched::AllocationInput& in, const std::vector<double>& steps) {
+            sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
+            std::vector<double> floor(steps.size());
+            const auto feasible = [&](double T) {
+                for (std::size_t k = 0; k < steps.size(); ++k)
+                    floor[k] = steps[k] / T;
+                lp.setThroughputFloors(floor);
+                return lp.solve("test");
+            };
+            double maxT = 1e6, minT = 100, lastMaxT = maxT, found = -1;
+            for (int decade = 0; found < 0 && decade < 20; ++decade) {
+                while (1.05 * minT < maxT) {
+                    const double T = (minT + maxT) / 2;
+                    if (feasible(T)) {
+                        found = T;
+                        maxT = T;
+                    } else {
+                        minT = T;
+                    }
+                }
+                maxT = lastMaxT * 10;
+                minT = lastMaxT;
+                lastMaxT *= 10;
+            }
+            return found;
+        };
+        std::mt19937 rng(15);
+        std::uniform_real_distribution<double> rate(0.1, 10), work(1e3, 1e7);
+        for (int trial = 0; trial < 30; ++trial) {
+            sched::AllocationInput in{6, 3, std::vector<double>(18), std::vector<int>(18, 1), {2, 1, 2}};
+            for (double& r : in.rate)
+                r = trial % 3 == 0 && &r == &in.rate[4] ? 0.0 : rate(rng);
+            std::vector<double> steps(6);
+            for (double& w : steps)
+                w = work(rng);
+            double T = 0;
+            sched::minTotalDurationAllocation(in, steps, "test", &T);
+            QCOMPARE(T, bisect(in, steps));
+        }
+        // One job, one GPU, rate 1: T* = steps.
+        sched::AllocationInput one{1, 1, {1}, {1}, {1}};
+        double T = 0;
+        sched::minTotalDurationAllocation(one, {500050}, "test", &T);
+        QCOMPARE(T, bisect(one, {500050}));
+        QCOMPARE(T, 500050.0);
     }
 
     void minMaxRhoEqualisesTheWorst()
