@@ -70,7 +70,8 @@ private slots:
     {
         const auto sr = cli(with({"serve", "place", "--algorithm", "sr", "--json"}, kSmall));
         QVERIFY2(sr.exitCode == 0, sr.err.c_str());
-        for (const auto& g : nlohmann::json::parse(sr.out)["placement"]["groups"])
+        const auto srDoc = nlohmann::json::parse(sr.out); // kept alive: the loop must not iterate a dead temporary
+        for (const auto& g : srDoc["placement"]["groups"])
             QCOMPARE(g["stages"].get<int>() * g["intra"].get<int>(), 1);
         const auto cw = cli({"serve", "place", "--algorithm", "clockwork++", "--models", "bert-1.3b:4", "--gpus", "4",
                              "--trace", sourcePath("data/serving/maf1_synthetic.csv"), "--window-min", "30", "--json"});
