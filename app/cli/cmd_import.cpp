@@ -9,6 +9,7 @@
 #include "util/text.h"
 #include "workload/gavel_throughput_table.h"
 #include "workload/gavel_trace.h"
+#include "workload/offered_load.h"
 #include "workload/openb_trace.h"
 #include "workload/pai_trace.h"
 #include "workload/trace_reader.h"
@@ -82,6 +83,18 @@ std::string defaultClusterSpec(const ImportArgs& a, const std::string& reference
     if (a.format == "helios")
         return referenceGpu + ":1024/8"; // a Venus/Earth-sized cluster (1,022 / 997 GPUs)
     return {};
+}
+
+// A planner who imports Philly onto its default 2,816 GPUs sees FIFO and Tiresias agree to the second: say why
+// before they simulate.
+void warnIfLowLoad(const workload::OfferedLoad& load, const io::Scenario& s)
+{
+    if (!load.factor || *load.factor >= workload::kLowOfferedLoad)
+        return;
+    std::cerr << fmt::format("warning: the offered load is {:.3f} of the cluster's capacity ({} GPUs): jobs will "
+                             "rarely wait and most policies will give the same schedule; a smaller --cluster (or "
+                             "--limit over a busier period) makes the comparison meaningful\n",
+                             *load.factor, s.cluster.totalGpus());
 }
 
 void runImport(const ImportArgs& a)
@@ -159,6 +172,7 @@ void runImport(const ImportArgs& a)
     if (!a.throughputs.empty())
         s.options.throughputs = relativeTo(a.throughputs, a.output);
     io::saveScenario(s, a.output);
+    const workload::OfferedLoad load = workload::offeredLoad(s.workload.jobs, s.cluster.totalGpus());
 
     if (a.json) {
         printJson({{"output", a.output},
@@ -169,7 +183,12 @@ void runImport(const ImportArgs& a)
                    {"skipped_why", read.skippedWhy},
                    {"nodes", s.cluster.nodes().size()},
                    {"gpus", s.cluster.totalGpus()},
-                   {"cluster", s.cluster.summary()}});
+                   {"cluster", s.cluster.summary()},
+                   {"offered_load", load.factor ? nlohmann::json(*load.factor) : nlohmann::json(nullptr)},
+                   {"demand_gpu_hours", load.demandGpuS / 3600.0},
+                   {"arrival_span_h", load.arrivalSpanS / 3600.0},
+                   {"jobs_without_duration", load.jobsWithoutDuration}});
+        warnIfLowLoad(load, s);
         return;
     }
     std::cout << fmt::format("{}: {} jobs from {} rows of {}", a.output, s.workload.jobs.size(), read.rows,
@@ -178,6 +197,15 @@ void runImport(const ImportArgs& a)
         std::cout << fmt::format(" (skipped {}: {})", read.skipped, read.skippedWhy);
     std::cout << fmt::format("\ncluster: {} ({} GPUs on {} nodes)\n", s.cluster.summary(), s.cluster.totalGpus(),
                              s.cluster.nodes().size());
+    if (load.factor)
+        std::cout << fmt::format(
+            "offered load: {:.3f} of the cluster ({:.0f} GPU-hours asked over {:.1f} h of "
+            "arrivals{})\n",
+            *load.factor, load.demandGpuS / 3600.0, load.arrivalSpanS / 3600.0,
+            load.jobsWithoutDuration
+                ? fmt::format("; {} jobs without a known duration not counted", load.jobsWithoutDuration)
+                : "");
+    warnIfLowLoad(load, s);
 }
 
 void registerImportCommand(CLI::App& app)

@@ -93,6 +93,20 @@ private slots:
         QCOMPARE(s.options.referenceGpu, std::string("p100"));
         QCOMPARE(s.cluster.totalGpus(), 2816); // the documented default: 352 x 8 of the reference type
         QCOMPARE(s.workload.jobs, workload::readPhillyTrace(philly, 2000).jobs);
+        // 2,000 jobs over 522 h on 2,816 GPUs: queues will not form, and import says so.
+        QVERIFY2(r.out.find("offered load: 0.087 of the cluster") != std::string::npos, r.out.c_str());
+        QVERIFY2(r.err.find("warning: the offered load is 0.087 of the cluster's capacity (2816 GPUs)") !=
+                     std::string::npos,
+                 r.err.c_str());
+        r = runCommand({cliPath(), "import", "--format", "philly", philly, "--limit", "2000", "--reference-gpu", "p100",
+                        "--cluster", "p100:64", "--json", "-o", out("philly64.json")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.find("warning") == std::string::npos, r.err.c_str());
+        const auto summary = nlohmann::json::parse(r.out);
+        QCOMPARE(summary.at("gpus").get<int>(), 64);
+        // 44x the GPUs' share: the load scales inversely with the cluster (0.087 x 2816 / 64).
+        QVERIFY(std::abs(summary.at("offered_load").get<double>() - 3.844) < 0.001);
+        QCOMPARE(summary.at("jobs_without_duration").get<int>(), 0);
 
         const std::string os = out("openb.json");
         r = runCommand({cliPath(), "import", "--format", "openb", pods, "-o", os});
