@@ -12,6 +12,7 @@
 #include "export/csv_export.h"
 #include "export/pdf_report.h"
 #include "hardware/gpu_layout.h"
+#include "help/help_dialogs.h"
 #include "io/chrome_trace.h"
 #include "models/metrics_table_model.h"
 #include "planner/memory_planner_panel.h"
@@ -19,6 +20,8 @@
 #include "provision/provisioning_panel.h"
 #include "results/cluster_at_time_view.h"
 #include "results/comparison_view.h"
+#include "results/job_details_panel.h"
+#include "results/palette.h"
 #include "results/run_library.h"
 #include "runs/run_history_panel.h"
 #include "runs/run_manager_panel.h"
@@ -34,6 +37,7 @@
 #include <QChartView>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -111,6 +115,21 @@ void MainWindow::createViews()
     gl->addLayout(ganttBar);
     m_gantt = new GanttView;
     gl->addWidget(m_gantt, 1);
+    // What the colours mean, for whatever "colour by" shows.
+    auto* legend = new QLabel;
+    legend->setObjectName(QStringLiteral("GanttLegend"));
+    legend->setWordWrap(true);
+    legend->setTextFormat(Qt::RichText);
+    gl->addWidget(legend);
+    connect(m_gantt, &GanttView::coloursChanged, legend, [this, legend] {
+        QStringList parts;
+        for (const auto& e : m_gantt->colourLegend())
+            parts << (e.colour.isValid() ? QStringLiteral("<span style='background-color:%1'>&nbsp;&nbsp;&nbsp;&nbsp;"
+                                                          "</span>&nbsp;%2")
+                                               .arg(e.colour.name(), e.label.toHtmlEscaped())
+                                         : e.label.toHtmlEscaped());
+        legend->setText(parts.join(QStringLiteral(" &nbsp; ")));
+    });
     connect(m_colourBy, &QComboBox::currentIndexChanged, this,
             [this] { m_gantt->setColourBy(static_cast<GanttView::ColourBy>(m_colourBy->currentData().toInt())); });
     m_tabs->addTab(ganttPage, tr("Gantt"));
@@ -154,9 +173,20 @@ void MainWindow::createDocks()
     auto* runDock = dock(tr("Run manager"), QStringLiteral("RunDock"), m_runManager, Qt::RightDockWidgetArea);
     auto* historyDock = dock(tr("Run history"), QStringLiteral("HistoryDock"), m_history, Qt::RightDockWidgetArea);
     splitDockWidget(runDock, historyDock, Qt::Vertical);
+    m_jobDetails = new JobDetailsPanel;
+    auto* jobDock = dock(tr("Job details"), QStringLiteral("JobDock"), m_jobDetails, Qt::RightDockWidgetArea);
+    connect(m_gantt, &GanttView::jobClicked, this, [this, jobDock](int job) {
+        m_jobDetails->showJob(job);
+        jobDock->raise();
+    });
+    connect(m_jobDetails, &JobDetailsPanel::jobFound, this, [this](int job) {
+        m_tabs->setCurrentWidget(m_tabs->widget(0));
+        m_gantt->revealJob(job);
+    });
     m_storeBrowser = new StoreBrowser(m_runs, m_runner, m_saver->databasePath());
     auto* storeDock = dock(tr("Stored runs"), QStringLiteral("StoreDock"), m_storeBrowser, Qt::RightDockWidgetArea);
     tabifyDockWidget(historyDock, storeDock);
+    tabifyDockWidget(storeDock, jobDock);
     historyDock->raise();
     connect(m_saver, &RunSaver::saved, m_storeBrowser, &StoreBrowser::refresh);
     connect(m_storeBrowser, &StoreBrowser::loaded, this, [this](const QVector<int>& ids) {
@@ -183,6 +213,7 @@ void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New Scenario"), QKeySequence::New, this, &MainWindow::newScenario);
+    file->addAction(tr("New from &Default Scenario"), this, &MainWindow::newFromDefault);
     file->addAction(tr("&Open Scenario..."), QKeySequence::Open, this, &MainWindow::openFile);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
@@ -195,7 +226,8 @@ void MainWindow::createActions()
     file->addAction(tr("Export Metrics Table as CSV..."), this, &MainWindow::exportTableCsv);
     file->addAction(tr("Export Current Run as Chrome Trace..."), this, &MainWindow::exportChromeTrace);
     file->addSeparator();
-    file->addAction(tr("Run &Database..."), this, &MainWindow::chooseDatabase);
+    file->addAction(tr("Open Run &Database..."), this, &MainWindow::openDatabase);
+    file->addAction(tr("New Run Data&base..."), this, &MainWindow::newDatabase);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -238,6 +270,10 @@ void MainWindow::createActions()
                               [this, i] { m_tabs->setCurrentIndex(i); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&User Guide"), QKeySequence::HelpContents, this,
+                    [this] { createUserGuideDialog(this)->show(); });
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { createShortcutsDialog(menuBar(), this)->show(); });
+    help->addSeparator();
     help->addAction(tr("&About Orrery"), this, [this] {
         QMessageBox::about(this, tr("About Orrery"),
                            tr("<b>Orrery %1</b><p>Plan, provision and simulate deep-learning training on heterogeneous "
@@ -293,11 +329,20 @@ void MainWindow::newScenario()
 {
     if (!maybeSave())
         return;
-    io::Scenario s = io::defaultScenario();
+    // Empty: no nodes, no jobs (Add group asks for a GPU type; the default is File > New from Default).
+    const io::Scenario base = io::defaultScenario();
+    io::Scenario s;
     s.name = tr("Untitled").toStdString();
-    s.description.clear();
-    s.workload.jobs.clear();
+    s.cluster = hardware::Cluster({}, base.cluster.network(), base.cluster.catalog());
+    s.policies = base.policies; // so that Run works once the cluster and the workload are there
     setScenario(std::move(s), QString());
+}
+
+void MainWindow::newFromDefault()
+{
+    if (!maybeSave())
+        return;
+    setScenario(io::defaultScenario(), QString());
 }
 
 void MainWindow::openFile()
@@ -401,50 +446,41 @@ void MainWindow::showCurrentRun()
 {
     const RunEntry* run = m_runs->current();
     m_gantt->setRun(run);
+    m_jobDetails->setRun(run);
     m_clusterAtTime->setRun(run);
     m_utilisation->setRun(run);
 }
 
 int MainWindow::exportReport(const QString& path, QString* error)
 {
-    ReportContent content;
+    // From the runs' data, not the views: the report lays out at page size and nothing on screen is resized.
+    ReportData data;
     const auto& s = m_document->scenario();
-    content.title = tr("Orrery report: %1").arg(QString::fromStdString(s.name));
-    content.scenarioLines << tr("Cluster: %1 (%2 GPUs, $%3/h)")
-                                 .arg(QString::fromStdString(s.cluster.summary()))
-                                 .arg(s.cluster.totalGpus())
-                                 .arg(s.cluster.priceUsdPerHour(), 0, 'f', 2)
-                          << tr("Workload: %1 inline jobs%2")
-                                 .arg(s.workload.jobs.size())
-                                 .arg(s.workload.trace ? tr(" + trace") : QString())
-                          << tr("Options: seed %1, round %2 s, restart penalty %3 s")
-                                 .arg(s.options.seed)
-                                 .arg(s.options.roundS)
-                                 .arg(s.options.restartPenaltyS);
+    data.title = tr("Orrery report: %1").arg(QString::fromStdString(s.name));
+    data.generated = QDateTime::currentDateTime();
+    data.clusterUsdPerHour = s.cluster.priceUsdPerHour();
+    data.scenarioLines << tr("Cluster: %1 (%2 GPUs, %3 per hour)")
+                              .arg(QString::fromStdString(s.cluster.summary()))
+                              .arg(s.cluster.totalGpus())
+                              .arg(formatCost(s.cluster.priceUsdPerHour()))
+                       << tr("Workload: %1 inline jobs%2")
+                              .arg(s.workload.jobs.size())
+                              .arg(s.workload.trace ? tr(" + trace") : QString())
+                       << tr("Options: seed %1, round %2 s, restart penalty %3 s")
+                              .arg(s.options.seed)
+                              .arg(s.options.roundS)
+                              .arg(s.options.restartPenaltyS);
     if (!s.description.empty())
-        content.scenarioLines << QString::fromStdString(s.description);
+        data.scenarioLines << QString::fromStdString(s.description);
     auto compared = m_runs->comparedRuns();
     if (compared.isEmpty() && m_runs->current())
         compared.push_back(m_runs->current());
-    m_comparison->metrics()->setRuns(compared);
-    m_comparison->cdf()->setRuns(compared);
-    m_comparison->tradeoff()->setRuns(compared);
-    content.metrics = m_comparison->metrics();
-    // Figures render at a fixed size so the report does not depend on the window layout.
-    const QSize figure(1000, 560);
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{m_comparison->cdf()->chartView(), m_comparison->tradeoff()->chartView(),
-                                         m_utilisation->chartView(), m_gantt})
-        if (w->size() != figure && !w->isVisible())
-            w->resize(figure);
-    content.figures = {{tr("JCT CDF"), m_comparison->cdf()->chartView()},
-                       {tr("Cost trade-off"), m_comparison->tradeoff()->chartView()},
-                       {tr("Utilisation of %1").arg(m_runs->current() ? m_runs->current()->name : QString()),
-                        m_utilisation->chartView()},
-                       {tr("Gantt of %1").arg(m_runs->current() ? m_runs->current()->name : QString()), m_gantt}};
-    const int pages = writePdfReport(content, path, error);
-    m_comparison->refresh();
-    return pages;
+    for (const RunEntry* r : compared)
+        if (r && r->result)
+            data.runs.push_back(*r);
+    if (const RunEntry* current = m_runs->current(); current && current->result)
+        data.focus = *current;
+    return writePdfReport(data, path, error);
 }
 
 void MainWindow::exportReportInteractive()
@@ -527,14 +563,28 @@ void MainWindow::setDatabasePath(const QString& path)
     statusBar()->showMessage(tr("Runs are stored in %1").arg(path), 5000);
 }
 
-void MainWindow::chooseDatabase()
+void MainWindow::openDatabase()
 {
-    // A new name is fine: the store creates the file on the first run.
-    const QString path = QFileDialog::getSaveFileName(this, tr("Run Database"), m_saver->databasePath(),
-                                                      tr("SQLite run store (*.sqlite *.db);;All files (*)"), nullptr,
-                                                      QFileDialog::DontConfirmOverwrite);
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Run Database"), m_saver->databasePath(),
+                                                      tr("SQLite run store (*.sqlite *.db);;All files (*)"));
     if (!path.isEmpty())
         setDatabasePath(path);
+}
+
+void MainWindow::newDatabase()
+{
+    // The store creates the file on the first run; an existing file is refused here rather than silently reused.
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("New Run Database"), QString(), tr("SQLite run store (*.sqlite)"),
+                                     nullptr, QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo::exists(path)) {
+        QMessageBox::warning(this, tr("New Run Database"),
+                             tr("%1 already exists. Use File > Open Run Database to store runs in it.").arg(path));
+        return;
+    }
+    setDatabasePath(path);
 }
 
 void MainWindow::readSettings()

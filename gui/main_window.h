@@ -18,6 +18,7 @@ class ClusterEditor;
 class ComparisonView;
 class GanttView;
 class GpuCatalogView;
+class JobDetailsPanel;
 class JobRunner;
 class MemoryPlannerPanel;
 class ProfileController;
@@ -59,6 +60,7 @@ public:
     MemoryPlannerPanel* memoryPlanner() const { return m_planner; }
     ProvisioningPanel* provisioning() const { return m_provisioning; }
     StoreBrowser* storeBrowser() const { return m_storeBrowser; }
+    JobDetailsPanel* jobDetails() const { return m_jobDetails; }
     /** Tools > Profile this GPU... and Load Calibration... */
     ProfileController* profileController() const { return m_profile; }
     /** Reads and writes runs in this SQLite file from now on (kept in the settings). */
@@ -78,6 +80,7 @@ public:
 
 public slots:
     void newScenario();
+    void newFromDefault();
     void openFile();
     bool save();
     bool saveAs();
@@ -98,7 +101,8 @@ private:
     void exportCurrentView();
     void exportTableCsv();
     void exportChromeTrace();
-    void chooseDatabase();
+    void openDatabase();
+    void newDatabase();
     void readSettings();
     void writeSettings();
 
@@ -120,6 +124,7 @@ private:
     MemoryPlannerPanel* m_planner = nullptr;
     ProvisioningPanel* m_provisioning = nullptr;
     StoreBrowser* m_storeBrowser = nullptr;
+    JobDetailsPanel* m_jobDetails = nullptr;
     ProfileController* m_profile = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -1,5 +1,7 @@
 #include "charts/cdf_chart.h"
 
+#include "charts/axis_ticks.h"
+
 #include "results/palette.h"
 
 #include <QChart>
@@ -81,7 +83,7 @@ void CdfChart::rebuild()
         x = lx;
     } else {
         auto* vx = new QValueAxis;
-        vx->setLabelFormat(QStringLiteral("%.3g"));
+        vx->setLabelFormat(QStringLiteral("%.1f"));
         x = vx;
     }
     x->setTitleText(cdfMetricUnit(metric));
@@ -112,11 +114,11 @@ void CdfChart::rebuild()
         if (log)
             x->setRange(lo, hi);
         else
-            x->setRange(std::min(0.0, lo), hi * 1.02);
+            applyRoundTicks(static_cast<QValueAxis*>(x), std::min(0.0, lo), hi);
     } else if (log) {
         x->setRange(0.01, 100);
     } else {
-        x->setRange(0, 1);
+        applyRoundTicks(static_cast<QValueAxis*>(x), 0, 1);
     }
 }
 

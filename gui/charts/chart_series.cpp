@@ -163,4 +163,14 @@ std::vector<int> paretoFront(const std::vector<TradeoffPoint>& points, bool mini
     return front;
 }
 
+TradeoffPoint runTradeoffPoint(const RunEntry& run, bool meanJct)
+{
+    const metrics::Summary m = metrics::summarize(*run.result, metrics::SummaryScope::Headline);
+    double cost = m.costUsd;
+    if (cost <= 0 && run.cluster)
+        cost = run.cluster->priceUsdPerHour() * m.makespanS / 3600.0;
+    const double jobsPerHour = m.makespanS > 0 ? m.jobsCompleted / (m.makespanS / 3600.0) : 0;
+    return {run.name, cost, meanJct ? m.avgJctS / 3600.0 : jobsPerHour};
+}
+
 } // namespace orrery::gui

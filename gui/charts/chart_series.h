@@ -1,5 +1,6 @@
 #pragma once
 
+#include "results/run_entry.h"
 #include "sim/run_result.h"
 
 #include <QPointF>
@@ -51,5 +52,12 @@ struct TradeoffPoint
  * cost. minimiseValue: true for JCT, false for throughput.
  */
 std::vector<int> paretoFront(const std::vector<TradeoffPoint>& points, bool minimiseValue);
+
+/**
+ * A run as a trade-off point labelled with its name: x the cost (what its jobs paid for their GPU-hours, or the
+ * cluster's price over the makespan when jobs carry no cost), y the mean JCT in hours (`meanJct`) or the
+ * throughput in finished jobs per hour.
+ */
+TradeoffPoint runTradeoffPoint(const RunEntry& run, bool meanJct);
 
 } // namespace orrery::gui

@@ -1,6 +1,5 @@
 #include "charts/tradeoff_chart.h"
 
-#include "metrics/metrics.h"
 #include "results/palette.h"
 
 #include <QChart>
@@ -50,15 +49,8 @@ void TradeoffChart::rebuildFromRuns()
 {
     const auto y = static_cast<YAxis>(m_y->currentData().toInt());
     m_points.clear();
-    for (const auto& r : m_runs) {
-        const metrics::Summary m = metrics::summarize(*r.result, metrics::SummaryScope::Headline);
-        // Cost of the run: what the jobs paid, or the cluster's bill over the makespan when jobs carry no cost.
-        double cost = m.costUsd;
-        if (cost <= 0 && r.cluster)
-            cost = r.cluster->priceUsdPerHour() * m.makespanS / 3600.0;
-        const double jobsPerHour = m.makespanS > 0 ? m.jobsCompleted / (m.makespanS / 3600.0) : 0;
-        m_points.push_back({r.name, cost, y == YAxis::MeanJct ? m.avgJctS / 3600.0 : jobsPerHour});
-    }
+    for (const auto& r : m_runs)
+        m_points.push_back(runTradeoffPoint(r, y == YAxis::MeanJct));
     draw(tr("cost (USD)"), y == YAxis::MeanJct ? tr("mean JCT (hours)") : tr("throughput (jobs/hour)"),
          y == YAxis::MeanJct);
 }

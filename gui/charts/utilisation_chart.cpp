@@ -1,5 +1,7 @@
 #include "charts/utilisation_chart.h"
 
+#include "charts/axis_ticks.h"
+
 #include "charts/chart_series.h"
 #include "metrics/metrics.h"
 #include "results/palette.h"
@@ -37,7 +39,7 @@ void UtilisationChart::setRun(const RunEntry* run)
         chart->removeAxis(axis), delete axis;
     auto* x = new QValueAxis;
     x->setTitleText(tr("time (hours)"));
-    x->setLabelFormat(QStringLiteral("%.3g"));
+    x->setLabelFormat(QStringLiteral("%.0f"));
     auto* y = new QValueAxis;
     y->setRange(0, 100);
     y->setTitleText(tr("busy GPUs (%)"));
@@ -74,7 +76,7 @@ void UtilisationChart::setRun(const RunEntry* run)
                 colourForIndex(static_cast<int>(t) + 1), 1.2);
     }
     add(tr("all GPUs"), utilisationPoints(r, -1, r.totalGpus), QColor(30, 30, 30), 2.0);
-    x->setRange(0, std::max(r.makespanS, 1.0) / 3600.0);
+    applyRoundTicks(x, 0, std::max(r.makespanS, 1.0) / 3600.0);
 }
 
 } // namespace orrery::gui

@@ -7,8 +7,10 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QTableView>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace orrery::gui {
@@ -50,7 +52,23 @@ ClusterEditor::ClusterEditor(ScenarioDocument* document, QWidget* parent)
     m_totalsView->setSelectionMode(QAbstractItemView::NoSelection);
     layout->addWidget(m_totalsView, 2);
 
-    bar->addAction(tr("Add group"), this, [this] { m_model->addGroup(); });
+    // A new group asks for its GPU type (a copy of the last group made planners edit the type every time).
+    auto* add = new QToolButton(bar);
+    add->setObjectName(QStringLiteral("AddGroupButton"));
+    add->setText(tr("Add group"));
+    add->setToolTip(tr("Add one node of 8 GPUs of the type you pick (edit the count and size in the table)"));
+    add->setPopupMode(QToolButton::InstantPopup);
+    auto* types = new QMenu(add);
+    add->setMenu(types);
+    connect(types, &QMenu::aboutToShow, this, [this, types] {
+        types->clear();
+        for (const auto& t : m_document->catalog().types()) {
+            const std::string name = t.name;
+            types->addAction(QString::fromStdString(t.display.empty() ? t.name : t.display),
+                             [this, name] { m_model->addGroup(name); });
+        }
+    });
+    bar->addWidget(add);
     bar->addAction(tr("Remove group"), this, [this] {
         const QModelIndex i = m_groups->currentIndex();
         if (i.isValid())

@@ -22,7 +22,8 @@ QString modelToCsv(const QAbstractItemModel& model)
     for (int c = 0; c < cols; ++c) {
         if (c)
             out += QLatin1Char(',');
-        out += csvField(model.headerData(c, Qt::Horizontal).toString());
+        const QVariant name = model.headerData(c, Qt::Horizontal, kCsvRole);
+        out += csvField(name.isValid() ? name.toString() : model.headerData(c, Qt::Horizontal).toString());
     }
     out += QStringLiteral("\r\n");
     for (int r = 0; r < model.rowCount(); ++r) {
@@ -30,8 +31,10 @@ QString modelToCsv(const QAbstractItemModel& model)
             if (c)
                 out += QLatin1Char(',');
             const QModelIndex i = model.index(r, c);
-            const QVariant raw = model.data(i, Qt::UserRole);
-            out += csvField(raw.isValid() ? raw.toString() : model.data(i).toString());
+            QVariant value = model.data(i, kCsvRole);
+            if (!value.isValid())
+                value = model.data(i, Qt::UserRole);
+            out += csvField(value.isValid() ? value.toString() : model.data(i).toString());
         }
         out += QStringLiteral("\r\n");
     }

@@ -1,25 +1,21 @@
 #pragma once
 
-#include <QString>
-#include <QVector>
+#include "export/report_layout.h"
 
-class QAbstractItemModel;
-class QWidget;
+#include <QString>
+
+class QPainter;
 
 namespace orrery::gui {
 
-/** What a comparison report holds: a title, scenario lines, a metrics table and figures (widgets rendered as they
- * look). */
-struct ReportContent
-{
-    QString title;
-    QStringList scenarioLines;
-    const QAbstractItemModel* metrics = nullptr;
-    QVector<QPair<QString, QWidget*>> figures;
-};
+/** Paints one laid-out page (its display list) with `painter`, whose origin is the page's printable area. */
+void paintReportPage(QPainter& painter, const ReportPage& page);
 
-/** Writes an A4 PDF with QPdfWriter: summary and table on page 1, then two figures per page. Returns pages written, 0
- * on error. */
-int writePdfReport(const ReportContent& content, const QString& path, QString* error);
+/**
+ * Writes the report of `data` as an A4 portrait PDF (15 mm margins, 150 dpi): laid out from the data at page size
+ * (layoutReport), so nothing on screen is resized or grabbed. Returns the pages written, 0 on error (`error` says
+ * why, naming the file).
+ */
+int writePdfReport(const ReportData& data, const QString& path, QString* error);
 
 } // namespace orrery::gui

@@ -5,6 +5,8 @@
 #include <QFont>
 #include <QStringList>
 
+#include <algorithm>
+
 namespace orrery::gui {
 
 ClusterModel::ClusterModel(ScenarioDocument* document, QObject* parent)
@@ -162,25 +164,21 @@ bool ClusterModel::setData(const QModelIndex& index, const QVariant& value, int 
     return problem.isEmpty();
 }
 
-bool ClusterModel::addGroup()
+bool ClusterModel::addGroup(const std::string& gpuType)
 {
     auto groups = m_document->cluster().groups();
     hardware::NodeGroup g;
-    if (!groups.empty())
-        g = groups.back();
-    else
-        g.gpuType = m_document->catalog().types().front().name;
-    const std::string base = groups.empty() ? std::string("node") : groups.back().name;
-    for (int i = 2;; ++i) {
-        const std::string candidate = base + std::to_string(i);
-        bool used = false;
-        for (const auto& o : groups)
-            used = used || o.name == candidate;
-        if (!used) {
-            g.name = candidate;
-            break;
-        }
-    }
+    g.gpuType = gpuType;
+    g.count = 1;
+    g.gpusPerNode = 8;
+    // Named after the type ("a100" for a100-40gb-sxm), numbered when the name is taken.
+    const std::string base = gpuType.substr(0, gpuType.find('-'));
+    const auto taken = [&](const std::string& name) {
+        return std::any_of(groups.begin(), groups.end(), [&](const hardware::NodeGroup& o) { return o.name == name; });
+    };
+    g.name = base;
+    for (int i = 2; taken(g.name); ++i)
+        g.name = base + std::to_string(i);
     groups.push_back(g);
     const QString problem = m_document->setNodeGroups(std::move(groups), tr("Add node group"));
     emit validationMessage(problem);

@@ -2,6 +2,8 @@
 
 #include <QAbstractTableModel>
 
+#include <string>
+
 namespace orrery::gui {
 
 class ScenarioDocument;
@@ -29,8 +31,9 @@ public:
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
-    /** Appends a group (a copy of the last one with a fresh name, or one node of 8 of the first catalog type). */
-    bool addGroup();
+    /** Appends one node of 8 GPUs of `gpuType` (a catalog name), named after the type and numbered when that name is
+     * taken. False, with validationMessage, when the document refuses it (an unknown type). */
+    bool addGroup(const std::string& gpuType);
     bool removeGroup(int row);
 
 signals:

@@ -1,6 +1,10 @@
 #include "models/metrics_table_model.h"
 
+#include "export/csv_export.h"
+
 #include "results/palette.h"
+
+#include <array>
 
 namespace orrery::gui {
 
@@ -33,7 +37,9 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
         return {};
     const Row& r = m_rows[static_cast<std::size_t>(index.row())];
     const metrics::Summary& m = r.metrics;
-    if (role == Qt::UserRole) {
+    if (role == kCsvRole && index.column() == Utilisation)
+        return 100.0 * m.utilization; // the unit its CSV header names, as the table shows it
+    if (role == Qt::UserRole || role == kCsvRole) {
         switch (index.column()) {
         case Run:
             return r.name;
@@ -100,6 +106,15 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
 
 QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == kCsvRole) {
+        static constexpr std::array<const char*, ColumnCount> names{
+            "run",       "policy",          "jobs",       "finished",        "mean_jct_s",    "median_jct_s",
+            "p95_jct_s", "mean_queueing_s", "makespan_s", "utilisation_pct", "mean_slowdown", "mean_ftf_rho",
+            "cost_usd"};
+        if (section >= 0 && section < ColumnCount)
+            return QString::fromLatin1(names[static_cast<std::size_t>(section)]);
+        return {};
+    }
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
         switch (section) {
         case Slowdown:

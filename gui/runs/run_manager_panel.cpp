@@ -3,11 +3,13 @@
 #include "document/scenario_document.h"
 #include "io/error.h"
 #include "io/run_info.h"
+#include "io/scenario.h"
 #include "results/palette.h"
 #include "results/run_library.h"
 #include "runs/run_saver.h"
 #include "runs/simulate_function.h"
 #include "store/run_recorder.h"
+#include "util/hash.h"
 
 #include <nlohmann/json.hpp>
 
@@ -117,6 +119,20 @@ void RunManagerPanel::setCheckedPolicies(const QStringList& policies)
                                                                                           : Qt::Unchecked);
 }
 
+QString RunManagerPanel::historyNameOfScenario()
+{
+    // The document's content without the run's seed (a seed is a run setting, not an edit of the scenario).
+    const io::Scenario& scenario = m_document->scenario();
+    const std::uint64_t content = util::fnv1a64(io::scenarioToJson(scenario).dump());
+    const QString name = QString::fromStdString(scenario.name);
+    auto& contents = m_scenarioContents[name];
+    auto it = std::find(contents.begin(), contents.end(), content);
+    if (it == contents.end())
+        it = contents.insert(contents.end(), content);
+    const auto edit = it - contents.begin();
+    return edit == 0 ? name : tr("%1 (edit %2)").arg(name).arg(edit);
+}
+
 QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& policies)
 {
     QVector<JobRunner::TaskId> ids;
@@ -124,7 +140,7 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
     io::Scenario scenario = m_document->scenario();
     scenario.options.seed = static_cast<std::uint64_t>(m_seed->value());
     auto cluster = std::make_shared<const hardware::Cluster>(scenario.cluster);
-    const QString scenarioName = QString::fromStdString(scenario.name);
+    const QString scenarioName = historyNameOfScenario();
     // The same record as `orrery-cli simulate --db` makes (options included), from the same builder.
     const store::RunInfo batchInfo = io::runInfoOf(scenario, std::string(), scenario.options.seed);
     auto scenarioJson = std::make_shared<const std::string>(batchInfo.scenarioJson);

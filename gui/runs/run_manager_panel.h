@@ -6,7 +6,9 @@
 #include <QHash>
 #include <QWidget>
 
+#include <cstdint>
 #include <functional>
+#include <vector>
 
 class QLabel;
 class QListWidget;
@@ -35,7 +37,8 @@ public:
     RunManagerPanel(ScenarioDocument* document, RunLibrary* runs, JobRunner* runner, SimulateFunction simulate,
                     QWidget* parent = nullptr);
 
-    /** Starts one run per policy on a snapshot of the current scenario; returns the task ids. */
+    /** Starts one run per policy on a snapshot of the current scenario; returns the task ids. Runs of a scenario
+     * edited since its first run under that name are named "name (edit n)" in the history. */
     QVector<JobRunner::TaskId> runPolicies(const QStringList& policies);
     QStringList checkedPolicies() const;
     void setCheckedPolicies(const QStringList& policies);
@@ -50,6 +53,8 @@ public:
     /** Runs started from now on are stored in this SQLite file while they run (store::RunRecorder); empty: not stored.
      */
     void setStorePathProvider(std::function<QString()> provider) { m_storePath = std::move(provider); }
+    /** The name the runs of the current scenario get in the history (see runPolicies). */
+    QString historyNameOfScenario();
 
 signals:
     void runFinished(int runId);
@@ -83,6 +88,9 @@ private:
     QScrollArea* m_area = nullptr;
     QHash<JobRunner::TaskId, Row> m_rows;
     QHash<QString, int> m_runCounter;
+    /** Per scenario name, the contents run under it so far (hashes), in order: the n-th different content is
+     * shown as "name (edit n)" so the history never gives one name to two scenarios. */
+    QHash<QString, std::vector<std::uint64_t>> m_scenarioContents;
 };
 
 } // namespace orrery::gui

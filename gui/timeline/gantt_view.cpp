@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace orrery::gui {
 
@@ -41,6 +42,12 @@ void GanttView::setRun(const RunEntry* run)
         m_index = TimelineIndex(run->result);
         m_rows = TimelineRows::fromCluster(run->cluster.get(), m_index.gpuCount());
         m_runName = run->name;
+    }
+    m_jobIds.clear();
+    if (const auto* r = m_index.run()) {
+        m_jobIds.reserve(r->jobs.size());
+        for (const auto& j : r->jobs)
+            m_jobIds.push_back(QString::fromStdString(j.id));
     }
     m_groupOfRow.assign(m_rows.rows.size(), 0);
     for (std::size_t g = 0; g < m_rows.groups.size(); ++g)
@@ -81,7 +88,30 @@ void GanttView::setColourBy(ColourBy mode)
             }
         }
     }
+    emit coloursChanged();
     viewport()->update();
+}
+
+std::vector<GanttView::LegendEntry> GanttView::colourLegend(int max) const
+{
+    const sim::RunResult* r = m_index.run();
+    if (!r)
+        return {};
+    if (m_colourBy == ColourBy::Job)
+        return {{tr("one colour per job (colours repeat); click a bar for the job's details"), QColor()}};
+    std::map<std::string, double> gpuTime;
+    for (const auto& j : r->jobs)
+        gpuTime[m_colourBy == ColourBy::User ? j.user : j.model] += j.gpuSeconds;
+    std::vector<std::pair<std::string, double>> keys(gpuTime.begin(), gpuTime.end());
+    std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::vector<LegendEntry> out;
+    for (std::size_t i = 0; i < keys.size() && static_cast<int>(i) < max; ++i) {
+        const QString key = QString::fromStdString(keys[i].first);
+        out.push_back({key.isEmpty() ? tr("(none)") : key, colourForKey(key)});
+    }
+    if (static_cast<int>(keys.size()) > max)
+        out.push_back({tr("and %1 more").arg(keys.size() - static_cast<std::size_t>(max)), QColor()});
+    return out;
 }
 
 void GanttView::setHighlightedJob(int job)
@@ -90,6 +120,33 @@ void GanttView::setHighlightedJob(int job)
         return;
     m_highlight = job;
     viewport()->update();
+}
+
+bool GanttView::revealJob(int job)
+{
+    setHighlightedJob(job);
+    const sim::RunResult* run = m_index.run();
+    if (!run || job < 0)
+        return false;
+    const auto intervals = m_index.intervalsOfJob(job);
+    if (intervals.empty())
+        return false;
+    const auto first = *std::min_element(intervals.begin(), intervals.end(), [run](int a, int b) {
+        return run->intervals[static_cast<std::size_t>(a)].startS < run->intervals[static_cast<std::size_t>(b)].startS;
+    });
+    const auto& iv = run->intervals[static_cast<std::size_t>(first)];
+    const double span = std::max(m_geometry.spanS(), (iv.endS - iv.startS) * 1.2);
+    const double start = std::max(m_geometry.boundsStartS, iv.startS - span * 0.1);
+    setGeometryWindow(start, start + span);
+    for (std::size_t row = 0; row < m_rows.rows.size(); ++row)
+        if (m_rows.rows[row].gpu == iv.gpu) {
+            const int top = rowTop(static_cast<int>(row));
+            auto* bar = verticalScrollBar();
+            if (top < bar->value() || top + kRowHeight > bar->value() + viewport()->height() - kAxisHeight)
+                bar->setValue(std::max(0, top - (viewport()->height() - kAxisHeight) / 2));
+            break;
+        }
+    return true;
 }
 
 QColor GanttView::barColour(int job) const
@@ -247,6 +304,9 @@ void GanttView::paintRows(QPainter& p)
     const QColor headerColour = palette().color(QPalette::Window).darker(104);
     const double step = niceTimeStep(m_geometry.spanS(), std::max(2, m_geometry.widthPx / 110));
     const QFontMetrics fm(font());
+    QFont barFont = font();
+    barFont.setPixelSize(kRowHeight - 4);
+    const QFontMetrics barMetrics(barFont);
     p.setRenderHint(QPainter::Antialiasing, false);
 
     // Group headers.
@@ -295,6 +355,23 @@ void GanttView::paintRows(QPainter& p)
                 px[x] = rgb;
         }
         p.drawImage(QRect(kLabelWidth, top + 1, scanline.width(), kRowHeight - 2), scanline);
+        // Job ids inside the bars wide enough to hold them.
+        p.setFont(barFont);
+        for (const auto& b : bars) {
+            const int x0 = std::max(0, b.x0);
+            const int w = std::min(b.x1, scanline.width()) - x0;
+            if (w < kMinLabelledBar || b.job < 0 || static_cast<std::size_t>(b.job) >= m_jobIds.size())
+                continue;
+            const QString& id = m_jobIds[static_cast<std::size_t>(b.job)];
+            if (barMetrics.horizontalAdvance(id) + 4 > w)
+                continue;
+            QColor c = barColour(b.job);
+            if (m_highlight >= 0 && b.job != m_highlight)
+                c = QColor::fromHsvF(c.hsvHueF(), c.hsvSaturationF() * 0.25f, 0.92f);
+            p.setPen(textColourOn(c));
+            p.drawText(QRect(kLabelWidth + x0 + 2, top, w - 4, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft, id);
+        }
+        p.setFont(font());
         if (m_highlight >= 0) {
             for (const auto& b : bars)
                 if (b.job == m_highlight) {

@@ -7,6 +7,8 @@
 
 #include <QAbstractScrollArea>
 
+#include <vector>
+
 namespace orrery::gui {
 
 /**
@@ -33,6 +35,17 @@ public:
     ColourBy colourBy() const { return m_colourBy; }
     void setHighlightedJob(int job);
     int highlightedJob() const { return m_highlight; }
+    /** What the colours mean under the current colouring: each user or model with its colour, those with the most
+     * GPU-time first (at most `max`, then how many more), or a single "one colour per job" entry. */
+    struct LegendEntry
+    {
+        QString label;
+        QColor colour; ///< invalid for a note without a swatch
+    };
+    std::vector<LegendEntry> colourLegend(int max = 10) const;
+    /** Highlights `job` and scrolls to its first bar: the window keeps its span, centred on the bar's start (or
+     * widened to show the whole bar), and the bar's row comes into view. False when the job never ran. */
+    bool revealJob(int job);
 
     const TimelineGeometry& geometry() const { return m_geometry; }
     void setGeometryWindow(double startS, double endS);
@@ -47,9 +60,13 @@ public:
     static constexpr int kAxisHeight = 26;
     static constexpr int kRowHeight = 13;
     static constexpr int kGroupHeaderHeight = 20;
+    /** Narrower bars carry no job id (measuring every sliver's text would cost more than drawing it). */
+    static constexpr int kMinLabelledBar = 24;
 
 signals:
     void jobClicked(int job);
+    /** The colouring or the run changed: the legend must be redrawn. */
+    void coloursChanged();
     void windowChanged(double startS, double endS);
 
 protected:
@@ -80,6 +97,7 @@ private:
     TimelineRows m_rows;
     std::vector<int> m_groupOfRow;
     std::vector<QColor> m_jobColours;
+    std::vector<QString> m_jobIds; ///< drawn inside bars wide enough
     TimelineGeometry m_geometry;
     ColourBy m_colourBy = ColourBy::Job;
     int m_highlight = -1;

@@ -26,6 +26,7 @@
 #include "models/trace_summary.h"
 #include "results/cluster_at_time_view.h"
 #include "results/comparison_view.h"
+#include "results/job_details_panel.h"
 #include "results/run_library.h"
 #include "runs/run_history_panel.h"
 #include "runs/run_manager_panel.h"
@@ -37,9 +38,14 @@
 #include <QApplication>
 #include <QChartView>
 #include <QFile>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QProcess>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QUndoStack>
 
 #include <map>
@@ -128,8 +134,21 @@ private slots:
                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester runs(w->runHistory()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         // Drive every model through its change paths while the testers watch.
-        w->clusterEditor()->model()->addGroup();
+        // Add group asks for the type: the new group is one node of 8 of that type, named after it.
+        const int groupsBefore = w->clusterEditor()->model()->rowCount();
+        QVERIFY(w->clusterEditor()->model()->addGroup("h100-sxm"));
+        QCOMPARE(w->clusterEditor()->model()->rowCount(), groupsBefore + 1);
+        const auto& added = w->document()->cluster().groups().back();
+        QCOMPARE(added.gpuType, std::string("h100-sxm"));
+        QCOMPARE(added.name, std::string("h100"));
+        QCOMPARE(added.count * added.gpusPerNode, 8);
+        QVERIFY(w->clusterEditor()->model()->addGroup("h100-sxm"));
+        QCOMPARE(w->document()->cluster().groups().back().name, std::string("h100"
+                                                                            "2"));
         w->document()->undoStack()->undo();
+        w->document()->undoStack()->undo();
+        QVERIFY(!w->clusterEditor()->model()->addGroup("no-such-gpu"));
+        QCOMPARE(w->clusterEditor()->model()->rowCount(), groupsBefore);
         JobMix mix;
         mix.model = "gpt2-124m";
         mix.count = 3;
@@ -261,7 +280,17 @@ private slots:
         QVERIFY(!cmp->tradeoff()->front().empty());
         const QString csv = modelToCsv(*cmp->metrics());
         QCOMPARE(csv.count(QStringLiteral("\r\n")), 3);
-        QVERIFY(csv.startsWith(QStringLiteral("Run,Policy,Jobs")));
+        // ASCII headers with their units; values in those units (utilisation in percent, as the table shows it).
+        const QStringList lines = csv.split(QStringLiteral("\r\n"));
+        QCOMPARE(lines.front(), QStringLiteral("run,policy,jobs,finished,mean_jct_s,median_jct_s,p95_jct_s,"
+                                               "mean_queueing_s,makespan_s,utilisation_pct,mean_slowdown,"
+                                               "mean_ftf_rho,cost_usd"));
+        const QStringList first = lines.at(1).split(QLatin1Char(','));
+        const auto* model = cmp->metrics();
+        QCOMPARE(first.at(MetricsTableModel::Utilisation).toDouble(),
+                 100.0 * model->data(model->index(0, MetricsTableModel::Utilisation), Qt::UserRole).toDouble());
+        QCOMPARE(first.at(MetricsTableModel::MeanJct).toDouble(),
+                 model->data(model->index(0, MetricsTableModel::MeanJct), Qt::UserRole).toDouble());
     }
 
     void ganttInteraction()
@@ -314,8 +343,12 @@ private slots:
     {
         const QString pdf = m_data.filePath(QStringLiteral("report.pdf"));
         QString error;
+        // The report is laid out from the data: the views on screen keep their size (the old one left the Gantt
+        // at the PDF's height until a restart).
+        const QSize ganttBefore = m_window->gantt()->size();
         const int pages = m_window->exportReport(pdf, &error);
         QVERIFY2(pages >= 3, qPrintable(error));
+        QCOMPARE(m_window->gantt()->size(), ganttBefore);
         QFile f(pdf);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();
@@ -401,6 +434,102 @@ private slots:
         release = true;
         QTRY_COMPARE(runner.runningCount(), 0);
         QCOMPARE(delivered, QStringList{QStringLiteral("new")});
+    }
+
+    void findJobRevealsItInTheGantt()
+    {
+        const auto* current = m_window->runs()->current();
+        QVERIFY(current && current->result);
+        const auto& jobs = current->result->jobs;
+        // The last job that ran: its first bar is away from the start of a fitted window.
+        int job = static_cast<int>(jobs.size()) - 1;
+        while (job >= 0 && jobs[static_cast<std::size_t>(job)].startS < 0)
+            --job;
+        QVERIFY(job >= 0);
+        m_window->resultTabs()->setCurrentIndex(3);
+        auto* find = m_window->jobDetails()->findField();
+        find->setText(QString::fromStdString(jobs[static_cast<std::size_t>(job)].id));
+        QTest::keyClick(find, Qt::Key_Return);
+        QCOMPARE(m_window->resultTabs()->currentIndex(), 0);
+        QCOMPARE(m_window->gantt()->highlightedJob(), job);
+        QCOMPARE(m_window->jobDetails()->shownJob(), job);
+        const auto& g = m_window->gantt()->geometry();
+        const double start = jobs[static_cast<std::size_t>(job)].startS;
+        QVERIFY2(g.viewStartS <= start && start <= g.viewEndS,
+                 qPrintable(QStringLiteral("%1 not in [%2, %3]").arg(start).arg(g.viewStartS).arg(g.viewEndS)));
+    }
+
+    /** File > New gives an empty scenario that every view shows without trouble; the default is one click away. */
+    void newIsEmptyAndDefaultIsOneClickAway()
+    {
+        MainWindow w;
+        w.newScenario();
+        QCOMPARE(w.document()->cluster().totalGpus(), 0);
+        QVERIFY(w.document()->scenario().workload.jobs.empty());
+        QCOMPARE(w.clusterEditor()->model()->rowCount(), 0);
+        for (QWidget* view : {static_cast<QWidget*>(w.clusterEditor()), static_cast<QWidget*>(w.workloadEditor()),
+                              static_cast<QWidget*>(&w)})
+            QVERIFY(!renderToImage(view, view == &w ? QSize() : QSize(600, 400)).isNull());
+        QVERIFY(w.clusterEditor()->model()->addGroup("a100-40gb-sxm"));
+        QCOMPARE(w.document()->cluster().totalGpus(), 8);
+        w.document()->undoStack()->clear(); // no "save changes?" prompt in a test
+        w.newFromDefault();
+        QCOMPARE(w.document()->scenario().name, io::defaultScenario().name);
+        QCOMPARE(w.document()->cluster().totalGpus(), io::defaultScenario().cluster.totalGpus());
+    }
+
+    void helpMenuOpensGuideAndShortcuts()
+    {
+        const auto action = [this](const QString& text) -> QAction* {
+            for (QAction* top : m_window->menuBar()->actions())
+                if (top->menu())
+                    for (QAction* a : top->menu()->actions())
+                        if (a->text().remove(QLatin1Char('&')) == text)
+                            return a;
+            return nullptr;
+        };
+        QAction* guide = action(QStringLiteral("User Guide"));
+        QVERIFY(guide);
+        guide->trigger();
+        auto* browser = m_window->findChild<QTextBrowser*>(QStringLiteral("UserGuide"));
+        QVERIFY(browser);
+        // The bundled docs/gui.md, rendered from its Markdown.
+        QVERIFY(browser->toPlainText().contains(QStringLiteral("Files and shortcuts")));
+        QVERIFY(!browser->toPlainText().contains(QStringLiteral("## ")));
+        browser->window()->close();
+
+        QAction* shortcuts = action(QStringLiteral("Keyboard Shortcuts"));
+        QVERIFY(shortcuts);
+        shortcuts->trigger();
+        auto* table = m_window->findChild<QTableWidget*>(QStringLiteral("Shortcuts"));
+        QVERIFY(table);
+        QMap<QString, QString> listed;
+        for (int r = 0; r < table->rowCount(); ++r)
+            listed.insert(table->item(r, 0)->text(), table->item(r, 1)->text());
+        QCOMPARE(listed.value(QStringLiteral("File > Export PDF Report")),
+                 QKeySequence(Qt::CTRL | Qt::Key_P).toString(QKeySequence::NativeText));
+        QVERIFY(listed.size() >= 10);
+        table->window()->close();
+    }
+
+    /** `orrery --help` and `--version` answer without a display (no platform plugin is even loaded). */
+    void helpAndVersionNeedNoDisplay()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+            env.remove(QString::fromLatin1(name));
+        for (const QString& option : {QStringLiteral("--help"), QStringLiteral("--version")}) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(ORRERY_GUI_PATH), {option});
+            QVERIFY(p.waitForFinished(30000));
+            const QString out = QString::fromUtf8(p.readAllStandardOutput());
+            QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
+                     qPrintable(option + QStringLiteral(": ") + QString::fromUtf8(p.readAllStandardError())));
+            QVERIFY2(out.contains(option == QStringLiteral("--help") ? QStringLiteral("--calibration")
+                                                                     : QStringLiteral("Orrery")),
+                     qPrintable(out));
+        }
     }
 
 private:

@@ -25,6 +25,32 @@ class TestRunManager : public QObject
 {
     Q_OBJECT
 private slots:
+    /** Runs of an edited scenario get a distinct name in the history; going back to a content seen before gives
+     * its name back (issue 19: "edited scenarios get a distinct name in the run history"). */
+    void editedScenariosAreNamedApart()
+    {
+        ScenarioDocument document;
+        document.reset(io::defaultScenario(), QString());
+        RunLibrary runs;
+        JobRunner runner;
+        RunManagerPanel panel(&document, &runs, &runner, SimulateFunction{});
+        const QString name = QString::fromStdString(document.scenario().name);
+        QCOMPARE(panel.historyNameOfScenario(), name);
+        QCOMPARE(panel.historyNameOfScenario(), name);
+        auto jobs = document.scenario().workload.jobs;
+        QVERIFY(jobs.size() > 1);
+        jobs.pop_back();
+        document.setJobs(jobs, QStringLiteral("drop a job"));
+        QCOMPARE(panel.historyNameOfScenario(), name + QStringLiteral(" (edit 1)"));
+        jobs.pop_back();
+        document.setJobs(jobs, QStringLiteral("drop a job"));
+        QCOMPARE(panel.historyNameOfScenario(), name + QStringLiteral(" (edit 2)"));
+        document.undoStack()->undo();
+        QCOMPARE(panel.historyNameOfScenario(), name + QStringLiteral(" (edit 1)"));
+        document.undoStack()->undo();
+        QCOMPARE(panel.historyNameOfScenario(), name);
+    }
+
     void phasesAndCancel()
     {
         ScenarioDocument document;

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "results/run_entry.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QTextBrowser;
+
+namespace orrery::gui {
+
+/**
+ * The job details dock: find a job by its id (with completion over the run's ids), and everything the run
+ * recorded of the job shown (arrival, first start, wait, end, JCT, every allocation with its GPUs, type and
+ * nodes, restarts, events, the policy's notes).
+ */
+class JobDetailsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit JobDetailsPanel(QWidget* parent = nullptr);
+
+    void setRun(const RunEntry* run);
+    void showJob(int job);
+    int shownJob() const { return m_job; }
+    QLineEdit* findField() const { return m_find; }
+    QTextBrowser* browser() const { return m_browser; }
+
+signals:
+    /** A job was found by id: the views should reveal it. */
+    void jobFound(int job);
+
+private:
+    void find();
+
+    RunEntry m_run;
+    int m_job = -1;
+    QLineEdit* m_find;
+    QLabel* m_message;
+    QTextBrowser* m_browser;
+};
+
+} // namespace orrery::gui
