@@ -97,17 +97,10 @@ void layoutMetrics(PageFlow& flow, const ReportData& data, const QPaintDevice& d
     for (int c = MetricsTableModel::Policy; c < MetricsTableModel::ColumnCount; ++c) {
         MetricRow row;
         row.label = model.headerData(c, Qt::Horizontal).toString();
-        if (c == MetricsTableModel::Cost)
-            row.label = tr("Cost of busy GPU-hours");
         for (int r = 0; r < model.rowCount(); ++r)
             row.values.push_back(model.data(model.index(r, c)).toString());
         metricRows.push_back(std::move(row));
     }
-    MetricRow provisioned{tr("Provisioned cost (cluster x makespan)"), {}};
-    for (const RunEntry& r : data.runs)
-        provisioned.values.push_back(r.cluster ? formatCost(r.cluster->priceUsdPerHour() * r.result->makespanS / 3600.0)
-                                               : QStringLiteral("-"));
-    metricRows.push_back(std::move(provisioned));
 
     double labelW = 0;
     for (const auto& row : metricRows)
@@ -312,10 +305,7 @@ std::vector<ReportPage> layoutReport(const ReportData& data, const QPaintDevice&
                 definitions << tr("%1: %2.").arg(model.headerData(c, Qt::Horizontal).toString(), tip);
         }
         definitions << tr("JCT (job completion time): from a job's arrival to its end, waiting included.")
-                    << tr("Cost of busy GPU-hours: what the jobs' GPU-hours cost at each GPU type's price per hour. "
-                          "Provisioned cost: the price of the whole cluster (%1 per hour) for the makespan, what a "
-                          "planner pays whether the GPUs are busy or idle.")
-                           .arg(formatCost(data.clusterUsdPerHour));
+                    << tr("The scenario's cluster costs %1 per hour.").arg(formatCost(data.clusterUsdPerHour));
         for (const QString& d : definitions)
             flow.add(wrappedText(d, style.body, QPointF(0, 0), W, device), bodyH / 4);
     }

@@ -17,7 +17,8 @@ void MetricsTableModel::setRuns(const QVector<const RunEntry*>& runs)
     m_rows.clear();
     for (const auto* r : runs)
         if (r && r->result)
-            m_rows.push_back({r->name, QString::fromStdString(r->result->policy), metrics::summarize(*r->result)});
+            m_rows.push_back({r->name, QString::fromStdString(r->result->policy), metrics::summarize(*r->result),
+                              r->cluster ? r->cluster->priceUsdPerHour() * r->result->makespanS / 3600.0 : -1});
     endResetModel();
 }
 
@@ -67,6 +68,8 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
             return m.avgFtfRho;
         case Cost:
             return m.costUsd;
+        case ProvisionedCost:
+            return r.provisionedUsd >= 0 ? QVariant(r.provisionedUsd) : QVariant();
         }
     }
     if (role == Qt::DisplayRole) {
@@ -97,6 +100,8 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
             return m.avgFtfRho > 0 ? QString::number(m.avgFtfRho, 'f', 2) : QStringLiteral("-");
         case Cost:
             return formatCost(m.costUsd);
+        case ProvisionedCost:
+            return r.provisionedUsd >= 0 ? formatCost(r.provisionedUsd) : QStringLiteral("-");
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Jobs)
@@ -107,10 +112,13 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
 QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation == Qt::Horizontal && role == kCsvRole) {
-        static constexpr std::array<const char*, ColumnCount> names{
-            "run",       "policy",          "jobs",       "finished",        "mean_jct_s",    "median_jct_s",
-            "p95_jct_s", "mean_queueing_s", "makespan_s", "utilisation_pct", "mean_slowdown", "mean_ftf_rho",
-            "cost_usd"};
+        static constexpr std::array<const char*, ColumnCount> names{"run",           "policy",
+                                                                    "jobs",          "finished",
+                                                                    "mean_jct_s",    "median_jct_s",
+                                                                    "p95_jct_s",     "mean_queueing_s",
+                                                                    "makespan_s",    "utilisation_pct",
+                                                                    "mean_slowdown", "mean_ftf_rho",
+                                                                    "cost_usd",      "provisioned_cost_usd"};
         if (section >= 0 && section < ColumnCount)
             return QString::fromLatin1(names[static_cast<std::size_t>(section)]);
         return {};
@@ -126,6 +134,11 @@ QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation,
             return tr("Mean time from arrival to first start, over started jobs");
         case Utilisation:
             return tr("Busy GPU-hours / (GPUs x makespan)");
+        case Cost:
+            return tr("What the jobs' busy GPU-hours cost at each GPU type's price per hour");
+        case ProvisionedCost:
+            return tr("The whole cluster's price per hour for the makespan: what a planner pays whether the GPUs "
+                      "are busy or idle");
         default:
             return {};
         }
@@ -158,7 +171,9 @@ QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation,
     case FinishTimeFairness:
         return tr("Mean FTF \u03c1");
     case Cost:
-        return tr("Cost");
+        return tr("Cost (busy)");
+    case ProvisionedCost:
+        return tr("Cost (provisioned)");
     }
     return {};
 }

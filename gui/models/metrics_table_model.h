@@ -29,7 +29,8 @@ public:
         Utilisation,
         Slowdown,
         FinishTimeFairness,
-        Cost,
+        Cost,            ///< what the jobs' busy GPU-hours cost
+        ProvisionedCost, ///< the cluster's price for the makespan, busy or idle
         ColumnCount
     };
     explicit MetricsTableModel(QObject* parent = nullptr);
@@ -46,6 +47,7 @@ private:
         QString name;
         QString policy;
         metrics::Summary metrics;
+        double provisionedUsd = -1; ///< -1: the run's cluster is unknown
     };
     std::vector<Row> m_rows;
 };

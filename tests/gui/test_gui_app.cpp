@@ -284,11 +284,16 @@ private slots:
         const QStringList lines = csv.split(QStringLiteral("\r\n"));
         QCOMPARE(lines.front(), QStringLiteral("run,policy,jobs,finished,mean_jct_s,median_jct_s,p95_jct_s,"
                                                "mean_queueing_s,makespan_s,utilisation_pct,mean_slowdown,"
-                                               "mean_ftf_rho,cost_usd"));
+                                               "mean_ftf_rho,cost_usd,provisioned_cost_usd"));
         const QStringList first = lines.at(1).split(QLatin1Char(','));
         const auto* model = cmp->metrics();
         QCOMPARE(first.at(MetricsTableModel::Utilisation).toDouble(),
                  100.0 * model->data(model->index(0, MetricsTableModel::Utilisation), Qt::UserRole).toDouble());
+        // The provisioned cost, beside the busy one: the cluster's price for the makespan.
+        const double makespan = model->data(model->index(0, MetricsTableModel::Makespan), Qt::UserRole).toDouble();
+        QVERIFY(qAbs(first.at(MetricsTableModel::ProvisionedCost).toDouble() -
+                     m_window->document()->cluster().priceUsdPerHour() * makespan / 3600.0) < 1e-6);
+        QVERIFY(first.at(MetricsTableModel::ProvisionedCost).toDouble() > first.at(MetricsTableModel::Cost).toDouble());
         QCOMPARE(first.at(MetricsTableModel::MeanJct).toDouble(),
                  model->data(model->index(0, MetricsTableModel::MeanJct), Qt::UserRole).toDouble());
     }
