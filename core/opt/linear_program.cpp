@@ -99,11 +99,6 @@ void LinearProgram::setRowLower(int row, double value)
     m_clp->setRowLower(row, coinBound(value));
 }
 
-void LinearProgram::setRowUpper(int row, double value)
-{
-    m_clp->setRowUpper(row, coinBound(value));
-}
-
 void LinearProgram::setColumnLower(int column, double value)
 {
     m_clp->setColumnLower(column, coinBound(value));

@@ -42,7 +42,6 @@ public:
     Status solve(Method method);
 
     void setRowLower(int row, double value);
-    void setRowUpper(int row, double value);
     void setColumnLower(int column, double value);
     void setObjective(int column, double coefficient);
 

@@ -19,7 +19,6 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
 {
     const auto J = static_cast<std::size_t>(in.jobs);
     AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
-    lp.setImpliedRowBounds(true);
     std::vector<double> floor(J);
     const auto feasible = [&](double z) {
         for (std::size_t k = 0; k < J; ++k)
@@ -44,7 +43,6 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
     for (std::size_t k = 0; k < J; ++k)
         floor[k] = b[k] / (hi - a[k]);
     lp.setThroughputFloors(floor);
-    lp.setImpliedRowBounds(false); // the barrier's point is that of the LP as Gavel states it
     if (!lp.solveInterior(policy))
         return {};
     return lp.solution();
@@ -63,8 +61,7 @@ namespace {
  *
  * rho_j = a_j + b_j / thr_j is convex and decreasing in thr_j, so "max rho_j <= z" is the LP floor
  * thr_j >= b_j / (z - a_j): min z is found by bisection (z above max a_j, doubled until feasible, halved to a
- * relative gap of 1e-6), each step one CLP feasibility solve (dual simplex, on the LP with its rows' implied bounds:
- * AllocationLp::setImpliedRowBounds). At z* the point comes from CLP's barrier, inside
+ * relative gap of 1e-6), each step one CLP feasibility solve. At z* the point comes from CLP's barrier, inside
  * the optimal face as Gavel's ECOS's is. When nothing is feasible Gavel
  * falls back to the Isolated allocation; so does Orrery.
  *

@@ -1,7 +1,6 @@
 #include "sched/gavel_lp.h"
 
 #include "opt/homogeneous_lp.h"
-#include "sched/allocation_operator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,13 +9,164 @@
 
 namespace orrery::sched {
 
+namespace {
+
+/** In-place Cholesky of the n x n row-major SPD matrix a (lower triangle); false when not positive definite. */
+bool cholesky(std::vector<double>& a, std::size_t n, std::size_t at = 0)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t k = 0; k <= i; ++k) {
+            double sum = a[at + i * n + k];
+            for (std::size_t p = 0; p < k; ++p)
+                sum -= a[at + i * n + p] * a[at + k * n + p];
+            if (i == k) {
+                if (!(sum > 0) || !std::isfinite(sum))
+                    return false;
+                a[at + i * n + i] = std::sqrt(sum);
+            } else {
+                a[at + i * n + k] = sum / a[at + k * n + k];
+            }
+        }
+    }
+    return true;
+}
+
+/** v := (L L')^-1 v for the factor left by cholesky(). */
+void choleskySolve(const std::vector<double>& l, std::size_t n, double* v, std::size_t at = 0)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t p = 0; p < i; ++p)
+            v[i] -= l[at + i * n + p] * v[p];
+        v[i] /= l[at + i * n + i];
+    }
+    for (std::size_t i = n; i-- > 0;) {
+        for (std::size_t p = i + 1; p < n; ++p)
+            v[i] -= l[at + p * n + i] * v[p];
+        v[i] /= l[at + i * n + i];
+    }
+}
+
+/**
+ * G of Gavel's allocation LP written as cvxpy hands it to ECOS (G x <= h, x the J x T allocation, row-major):
+ * rows -x[j][t] <= 0 (J T of them), the capacities sum_j demand[j][t] x[j][t] <= capacity_t (T), the time
+ * budgets sum_t x[j][t] <= 1 (J) and the floors -sum_t rate[j][t] x[j][t] <= -floor_j (J). The normal matrix
+ * G' diag(w) G is block-diagonal per job (its own cells, budget and floor) plus one rank-one term per type (the
+ * capacity rows), so it is solved per job and through a T x T Schur complement (Sherman-Morrison-Woodbury):
+ * O(J T^3) per factorisation instead of a dense (J T)^3.
+ */
+class AllocationOperator : public opt::LpOperator
+{
+public:
+    explicit AllocationOperator(const AllocationInput& in)
+        : m_in(in), m_J(static_cast<std::size_t>(in.jobs)), m_T(static_cast<std::size_t>(in.types))
+    {}
+    int columns() const override { return static_cast<int>(m_J * m_T); }
+    int rows() const override { return static_cast<int>(m_J * m_T + m_T + 2 * m_J); }
+
+    void multiply(const std::vector<double>& x, std::vector<double>& out) const override
+    {
+        out.assign(static_cast<std::size_t>(rows()), 0.0);
+        const std::size_t N = m_J * m_T;
+        for (std::size_t j = 0; j < m_J; ++j)
+            for (std::size_t t = 0; t < m_T; ++t) {
+                const std::size_t k = j * m_T + t;
+                out[k] = -x[k];
+                out[N + t] += m_in.demand[k] * x[k];
+                out[N + m_T + j] += x[k];
+                out[N + m_T + m_J + j] -= m_in.rate[k] * x[k];
+            }
+    }
+
+    void multiplyTransposed(const std::vector<double>& z, std::vector<double>& out) const override
+    {
+        const std::size_t N = m_J * m_T;
+        out.assign(N, 0.0);
+        for (std::size_t j = 0; j < m_J; ++j)
+            for (std::size_t t = 0; t < m_T; ++t) {
+                const std::size_t k = j * m_T + t;
+                out[k] = -z[k] + m_in.demand[k] * z[N + t] + z[N + m_T + j] - m_in.rate[k] * z[N + m_T + m_J + j];
+            }
+    }
+
+    void forEachEntry(const std::function<void(int, int, double)>& f) const override
+    {
+        const std::size_t N = m_J * m_T;
+        for (std::size_t j = 0; j < m_J; ++j)
+            for (std::size_t t = 0; t < m_T; ++t) {
+                const std::size_t k = j * m_T + t;
+                const int col = static_cast<int>(k);
+                f(static_cast<int>(k), col, -1.0);
+                if (m_in.demand[k] != 0)
+                    f(static_cast<int>(N + t), col, m_in.demand[k]);
+                f(static_cast<int>(N + m_T + j), col, 1.0);
+                if (m_in.rate[k] != 0)
+                    f(static_cast<int>(N + m_T + m_J + j), col, -m_in.rate[k]);
+            }
+    }
+
+    bool factor(const std::vector<double>& w) override
+    {
+        const std::size_t N = m_J * m_T, T = m_T;
+        // B_j = diag(w_cells) + w_budget 1 1' + w_floor r r', factored per job.
+        m_block.assign(m_J * T * T, 0.0);
+        for (std::size_t j = 0; j < m_J; ++j) {
+            const std::size_t at = j * T * T;
+            const double wb = w[N + T + j], wf = w[N + T + m_J + j];
+            for (std::size_t a = 0; a < T; ++a)
+                for (std::size_t b = 0; b < T; ++b)
+                    m_block[at + a * T + b] =
+                        (a == b ? w[j * T + a] : 0.0) + wb + wf * m_in.rate[j * T + a] * m_in.rate[j * T + b];
+            if (!cholesky(m_block, T, at))
+                return false;
+        }
+        // Y = B^-1 U (U: the capacity rows' coefficients), S = Gamma^-1 + U' B^-1 U.
+        m_y.assign(N * T, 0.0);
+        m_schur.assign(T * T, 0.0);
+        for (std::size_t t = 0; t < T; ++t)
+            m_schur[t * T + t] = 1 / w[N + t];
+        std::vector<double> col(T);
+        for (std::size_t j = 0; j < m_J; ++j)
+            for (std::size_t t = 0; t < T; ++t) {
+                std::fill(col.begin(), col.end(), 0.0);
+                col[t] = m_in.demand[j * T + t];
+                choleskySolve(m_block, T, col.data(), j * T * T);
+                for (std::size_t a = 0; a < T; ++a) {
+                    m_y[(j * T + a) * T + t] = col[a];
+                    m_schur[a * T + t] += m_in.demand[j * T + a] * col[a];
+                }
+            }
+        return cholesky(m_schur, T);
+    }
+
+    void solve(std::vector<double>& v) const override
+    {
+        const std::size_t T = m_T;
+        for (std::size_t j = 0; j < m_J; ++j)
+            choleskySolve(m_block, T, v.data() + j * T, j * T * T);
+        std::vector<double> q(T, 0.0);
+        for (std::size_t k = 0; k < m_J * T; ++k)
+            q[k % T] += m_in.demand[k] * v[k];
+        choleskySolve(m_schur, T, q.data());
+        for (std::size_t k = 0; k < m_J * T; ++k)
+            for (std::size_t t = 0; t < T; ++t)
+                v[k] -= m_y[k * T + t] * q[t];
+    }
+
+private:
+    const AllocationInput& m_in;
+    std::size_t m_J, m_T;
+    std::vector<double> m_block, m_y, m_schur;
+};
+
+} // namespace
+
 std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vector<double>& floor)
 {
     const auto J = static_cast<std::size_t>(in.jobs);
     const auto T = static_cast<std::size_t>(in.types);
     if (floor.size() != J || in.rate.size() != J * T || in.demand.size() != J * T || in.capacity.size() != T)
         throw std::invalid_argument("ecosFeasiblePoint: floors per job, rate and demand jobs x types");
-    AllocationOperator g(in, true);
+    AllocationOperator g(in);
     const std::size_t N = J * T;
     std::vector<double> h(N + T + 2 * J, 0.0);
     for (std::size_t t = 0; t < T; ++t)
@@ -27,32 +177,6 @@ std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vect
     }
     // Gavel's objective is the constant Maximize(1): c = 0, a feasibility problem.
     const opt::HsdResult r = opt::solveHomogeneous(g, std::vector<double>(N, 0.0), h);
-    if (r.status != opt::HsdStatus::Optimal)
-        return {};
-    std::vector<double> x = r.x;
-    for (double& v : x) // Gavel clips to [0, 1]
-        v = std::min(1.0, std::max(0.0, v));
-    return x;
-}
-
-std::vector<double> ecosOptimalPoint(const AllocationInput& in, const std::vector<double>& objective)
-{
-    const auto J = static_cast<std::size_t>(in.jobs);
-    const auto T = static_cast<std::size_t>(in.types);
-    if (objective.size() != J * T || in.rate.size() != J * T || in.demand.size() != J * T || in.capacity.size() != T)
-        throw std::invalid_argument("ecosOptimalPoint: objective, rate and demand jobs x types");
-    AllocationOperator g(in, false);
-    const std::size_t N = J * T;
-    std::vector<double> h(N + T + J, 0.0);
-    for (std::size_t t = 0; t < T; ++t)
-        h[N + t] = in.capacity[t];
-    for (std::size_t j = 0; j < J; ++j)
-        h[N + T + j] = 1;
-    // cvxpy's Maximize(f) is ECOS' minimise -f.
-    std::vector<double> c(N);
-    for (std::size_t k = 0; k < N; ++k)
-        c[k] = -objective[k];
-    const opt::HsdResult r = opt::solveHomogeneous(g, c, h);
     if (r.status != opt::HsdStatus::Optimal)
         return {};
     std::vector<double> x = r.x;

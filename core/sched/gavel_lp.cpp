@@ -54,22 +54,6 @@ void AllocationLp::setThroughputFloors(const std::vector<double>& floor)
         m_lp->setRowLower(static_cast<int>(J + T + j), floor[j]);
 }
 
-void AllocationLp::setImpliedRowBounds(bool on)
-{
-    const auto J = static_cast<std::size_t>(m_jobs);
-    const auto T = static_cast<std::size_t>(m_types);
-    for (std::size_t j = 0; j < J; ++j)
-        m_lp->setRowLower(static_cast<int>(j), on ? 0.0 : -opt::kInfinity);
-    for (std::size_t t = 0; t < T; ++t)
-        m_lp->setRowLower(static_cast<int>(J + t), on ? 0.0 : -opt::kInfinity);
-    for (std::size_t j = 0; j < J; ++j) {
-        double most = 0; // x <= 1 per cell
-        for (std::size_t t = 0; t < T; ++t)
-            most += std::max(0.0, m_rate[j * T + t]);
-        m_lp->setRowUpper(static_cast<int>(J + T + j), on ? most : opt::kInfinity);
-    }
-}
-
 void AllocationLp::setObjective(const std::vector<double>& perCell)
 {
     for (std::size_t i = 0; i < m_cell.size(); ++i)

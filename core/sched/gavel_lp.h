@@ -32,14 +32,6 @@ public:
 
     /** Per job, the least throughput it must get (-infinity or 0: none). */
     void setThroughputFloors(const std::vector<double>& floor);
-    /**
-     * Gives the rows the finite bounds their constraints imply (time budgets and capacities >= 0, a job's
-     * throughput <= the sum of its rates), or takes them away again. The feasible set is the same; CLP's dual
-     * simplex then needs no artificial bounds on the rows' slacks, and so no primal clean-up after it proves a
-     * bisection step infeasible (docs/performance.md). Off by default: the barrier's point depends on how the LP
-     * is stated.
-     */
-    void setImpliedRowBounds(bool on);
     /** Coefficients to maximise, per cell (row-major J x T). */
     void setObjective(const std::vector<double>& perCell);
     /** True when optimal; false when infeasible; throws orrery::Error (naming `policy`) on anything else. */
@@ -91,12 +83,6 @@ std::vector<double> minTotalDurationAllocation(const AllocationInput& in, const 
  * [0, 1] as Gavel clips it. Empty when that method does not end optimal.
  */
 std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vector<double>& floor);
-/**
- * The point Gavel's ECOS returns for maximising sum objective[k] x[k] under the base constraints alone
- * (max_sum_throughput's LP, as cvxpy states it: no floor rows), by the same method, clipped to [0, 1]. Empty when
- * that method does not end optimal.
- */
-std::vector<double> ecosOptimalPoint(const AllocationInput& in, const std::vector<double>& objective);
 /**
  * finish-time fairness' problem (finish_time_fairness.cpp): minimise max_j a_j + b_j / thr_j, thr_j = sum_t
  * rate x; empty when no point is feasible. `foundZ` gets the optimum found.

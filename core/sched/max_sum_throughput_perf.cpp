@@ -6,10 +6,6 @@ namespace orrery::sched {
 
 std::vector<double> maxSumThroughputAllocation(const AllocationInput& in, const char* policy)
 {
-    // The optimum is rarely unique (jobs of equal rates trade GPUs freely), and the one Gavel runs is where ECOS
-    // stops: take that point, as min_total_duration does, with CLP's barrier as the fallback.
-    if (auto x = ecosOptimalPoint(in, in.rate); !x.empty())
-        return x;
     AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
     lp.setObjective(in.rate);
     if (!lp.solveInterior(policy))
@@ -22,9 +18,8 @@ namespace {
 /**
  * Gavel's ThroughputSumWithPerf (policies/max_sum_throughput.py, instance costs 1, no SLOs): maximise the
  * cluster's total throughput sum_j sum_t rate(j, t) x[j][t] under Gavel's base constraints. Throughputs are
- * in each job's own steps/s, as in Gavel, so the LP favours jobs with many cheap steps. The allocation is the point
- * Gavel's ECOS returns (ecosOptimalPoint: ECOS' method, opt::solveHomogeneous), inside the optimal face rather than
- * at a vertex; CLP's barrier is the fallback when that method does not end optimal (docs/simulator.md).
+ * in each job's own steps/s, as in Gavel, so the LP favours jobs with many cheap steps. Solved by CLP's barrier,
+ * which like Gavel's ECOS stops inside the optimal face rather than at a vertex (docs/simulator.md).
  */
 class MaxSumThroughputPerf : public MaxMinRoundPolicy
 {

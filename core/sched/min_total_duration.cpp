@@ -2,9 +2,7 @@
 #include "sched/max_min_round_policy.h"
 #include "sched/registry.h"
 
-#include "opt/homogeneous_lp.h"
 #include "opt/linear_program.h"
-#include "sched/allocation_operator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,53 +21,14 @@ constexpr double kReplayMargin = 1e-5;
 constexpr double kMaxU = 1.0;
 
 /**
- * u* by the interior-point method (opt::solveHomogeneous, ECOS' algorithm) on the structured operator: the LP of
- * maxUniformProgress below, stated as G x <= h (ScaledFloorOperator). Its optimal value is unique, so any method
- * that solves it to ECOS' tolerances (1e-8) answers every T farther than kReplayMargin from T* alike; it costs a
- * fraction of CLP's simplex on these LPs (docs/performance.md). NaN when the method does not end optimal.
- */
-double interiorMaxUniformProgress(const AllocationInput& in, const std::vector<double>& stepsLeft, double scale)
-{
-    const auto J = static_cast<std::size_t>(in.jobs);
-    const auto T = static_cast<std::size_t>(in.types);
-    const std::size_t N = J * T;
-    std::vector<double> s(J);
-    for (std::size_t j = 0; j < J; ++j)
-        s[j] = stepsLeft[j] / scale;
-    ScaledFloorOperator g(in, s);
-    // Rows: -x <= 0, capacities, time budgets, s_j v - throughput_j <= 0, -v <= 0, v <= kMaxU * scale.
-    std::vector<double> h(N + T + 2 * J + 2, 0.0);
-    for (std::size_t t = 0; t < T; ++t)
-        h[N + t] = in.capacity[t];
-    for (std::size_t j = 0; j < J; ++j)
-        h[N + T + j] = 1;
-    h.back() = kMaxU * scale;
-    std::vector<double> c(N + 1, 0.0);
-    c[N] = -1; // maximise v
-    const opt::HsdResult r = opt::solveHomogeneous(g, c, h);
-    if (r.status != opt::HsdStatus::Optimal)
-        return std::nan("");
-    return r.x[N] / scale;
-}
-
-/**
  * u* = 1 / T*, the largest u such that every job can get stepsLeft_j * u steps/s under Gavel's base constraints:
- * "feasible at T" is "T u* >= 1", so one LP (maximise u) answers every T of the bisection. By the interior-point
- * method, and by CLP's primal simplex when that does not end optimal; NaN when neither does (the bisection then
- * solves each T).
+ * "feasible at T" is "T u* >= 1", so one LP (maximise u) answers every T of the bisection. NaN when CLP does not
+ * end optimal (the bisection then solves each T).
  */
 double maxUniformProgress(const AllocationInput& in, const std::vector<double>& stepsLeft)
 {
     const auto J = static_cast<std::size_t>(in.jobs);
     const auto T = static_cast<std::size_t>(in.types);
-    // The LP's variable is v = u * scale with scale the most steps left, so that its coefficients are in [-1, 0].
-    double scale = 0;
-    for (std::size_t j = 0; j < J; ++j)
-        scale = std::max(scale, stepsLeft[j]);
-    if (!(scale > 0))
-        scale = 1;
-    if (const double u = interiorMaxUniformProgress(in, stepsLeft, scale); std::isfinite(u))
-        return u;
     opt::LinearModel model;
     model.setSense(opt::Sense::Maximize);
     for (std::size_t j = 0; j < J; ++j)
@@ -86,6 +45,12 @@ double maxUniformProgress(const AllocationInput& in, const std::vector<double>& 
         if (in.rate[k] > 0)
             model.addEntry(static_cast<int>(J + T + j), col, in.rate[k]);
     }
+    // The LP's variable is v = u * scale with scale the most steps left, so that its coefficients are in [-1, 0].
+    double scale = 0;
+    for (std::size_t j = 0; j < J; ++j)
+        scale = std::max(scale, stepsLeft[j]);
+    if (!(scale > 0))
+        scale = 1;
     const int v = model.addColumn(0, kMaxU * scale, 1);
     for (std::size_t j = 0; j < J; ++j)
         if (stepsLeft[j] != 0)

@@ -118,8 +118,8 @@ private slots:
 
     void minTotalDurationReplaysTheBisection()
     {
-        // The T found from one LP (u* = 1 / T*, by the interior-point method, CLP's simplex its fallback) must be the
-        // T of Gavel's bisection with a feasibility LP per T, exactly: on random 6-job, 3-type problems, and on one
+        // The T found from one LP (u* = 1 / T*) must be the T of Gavel's bisection with a feasibility LP per T,
+        // exactly: on random 6-job, 3-type problems, and on one
         // whose T* is exactly the bisection's first mid (500,050 s; that T is decided by the feasibility LP itself).
         const auto bisect = [](const sched::AllocationInput& in, const std::vector<double>& steps) {
             sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
@@ -191,94 +191,6 @@ private slots:
         x = sched::minMaxRhoAllocation(in, {0, 0}, {1, 1}, "test", &z);
         QVERIFY(near(z, 1, 1e-5));
         QVERIFY(near(x[0], 1, 1e-4) && near(x[3], 1, 1e-4));
-    }
-
-    void minMaxRhoBisectsAsWithoutImpliedBounds()
-    {
-        // The bisection solves its LPs with the rows' implied bounds (AllocationLp::setImpliedRowBounds: CLP's dual
-        // simplex then needs no primal clean-up); its z must be the one the LP as Gavel states it gives, exactly,
-        // since the barrier's point at that z is the allocation: 40 random 6-job, 3-type problems.
-        const auto bisect = [](const sched::AllocationInput& in, const std::vector<double>& a,
-                               const std::vector<double>& b) {
-            sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
-            std::vector<double> floor(a.size());
-            const auto feasible = [&](double z) {
-                for (std::size_t k = 0; k < a.size(); ++k)
-                    floor[k] = b[k] / (z - a[k]);
-                lp.setThroughputFloors(floor);
-                return lp.solve("test");
-            };
-            double lo = *std::max_element(a.begin(), a.end());
-            double hi = std::max(lo, 1.0) * 2;
-            for (int doubling = 0; !feasible(hi); ++doubling) {
-                if (doubling == 200)
-                    return -1.0;
-                lo = hi;
-                hi *= 2;
-            }
-            for (int i = 0; i < 200 && hi - lo > 1e-6 * hi; ++i) {
-                const double mid = (lo + hi) / 2;
-                (feasible(mid) ? hi : lo) = mid;
-            }
-            return hi;
-        };
-        std::mt19937 rng(16);
-        std::uniform_real_distribution<double> rate(0.1, 10), elapsed(0, 3), work(0.05, 4);
-        for (int trial = 0; trial < 40; ++trial) {
-            sched::AllocationInput in{6, 3, std::vector<double>(18), std::vector<int>(18, 1), {2, 1, 2}};
-            for (double& r : in.rate)
-                r = trial % 4 == 0 && &r == &in.rate[7] ? 0.0 : rate(rng);
-            if (trial % 5 == 1) // a job of two GPUs
-                std::fill(in.demand.begin() + 3, in.demand.begin() + 6, 2);
-            std::vector<double> a(6), b(6);
-            for (std::size_t k = 0; k < 6; ++k) {
-                a[k] = elapsed(rng);
-                b[k] = work(rng) * in.rate[k * 3];
-            }
-            double z = 0;
-            const auto x = sched::minMaxRhoAllocation(in, a, b, "test", &z);
-            QCOMPARE(z, bisect(in, a, b));
-            QCOMPARE(x.size(), in.rate.size());
-        }
-    }
-
-    void ecosOptimalPointReachesTheOptimum()
-    {
-        // max_sum_throughput's allocation is ECOS' point of its LP (ecosOptimalPoint): on 40 random problems it
-        // is feasible and its objective is CLP's optimum (the simplex's, at a vertex) to ECOS' tolerance; it ends
-        // optimal on 35 of them (the policy's fallback, CLP's barrier, on the others).
-        std::mt19937 rng(17);
-        std::uniform_real_distribution<double> rate(0.1, 10);
-        int failed = 0;
-        for (int trial = 0; trial < 40; ++trial) {
-            const int jobs = 2 + trial % 9;
-            sched::AllocationInput in{jobs,
-                                      3,
-                                      std::vector<double>(static_cast<std::size_t>(jobs) * 3),
-                                      std::vector<int>(static_cast<std::size_t>(jobs) * 3, 1),
-                                      {3, 1, 2}};
-            for (double& r : in.rate)
-                r = trial % 3 == 0 ? std::round(rate(rng)) : rate(rng); // ties: many optima
-            if (trial % 4 == 1)
-                std::fill(in.demand.begin(), in.demand.begin() + 3, 2);
-            // On some small degenerate problems ECOS' method stops short of its tolerances (its safeguards);
-            // the policy then takes CLP's barrier point, also an optimum.
-            const auto point = sched::ecosOptimalPoint(in, in.rate);
-            failed += point.empty() ? 1 : 0;
-            const auto x = point.empty() ? sched::maxSumThroughputAllocation(in, "test") : point;
-            QVERIFY(feasible(in, x));
-            sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
-            lp.setObjective(in.rate);
-            QVERIFY(lp.solve("test"));
-            const auto vertex = lp.solution();
-            double got = 0, best = 0;
-            for (std::size_t k = 0; k < x.size(); ++k) {
-                got += in.rate[k] * x[k];
-                best += in.rate[k] * vertex[k];
-            }
-            QVERIFY2(near(got, best, 1e-6), qPrintable(QString("%1 vs %2").arg(got).arg(best)));
-        }
-        QVERIFY2(failed <= 5, qPrintable(QString::number(failed)));
     }
 
     void ecosPointIsTheOneEcosReturns()
