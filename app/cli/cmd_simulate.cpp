@@ -4,8 +4,8 @@
 #include "io/error.h"
 #include "io/json_reader.h"
 #include "io/run_info.h"
-#include "io/run_json.h"
 #include "io/scenario.h"
+#include "io/simulate_json.h"
 #include "metrics/metrics.h"
 #include "sched/registry.h"
 #include "sched/run_policies.h"
@@ -69,83 +69,6 @@ void failUnfinished(store::RunRecorder& recorder, const std::string& error) noex
                          static_cast<long long>(recorder.runId(i)), recorder.path().c_str());
         }
     }
-}
-
-// Lifecycle and SLO figures (docs/simulator.md, "Metrics"): ratios are null when no job has a deadline.
-void addLifecycleJson(nlohmann::json& out, const sim::RunResult& run, const metrics::Summary& s)
-{
-    const auto ratio = [](int n, double r) { return n > 0 ? nlohmann::json(r) : nlohmann::json(nullptr); };
-    out["jobs_dropped"] = s.jobsDropped;
-    out["suspensions"] = s.suspensions;
-    out["gpu_hours_used"] = s.gpuHoursUsed;
-    out["gpu_hours_billed"] = s.gpuHoursBilled;
-    out["slo_jobs"] = s.sloJobs;
-    out["slo_attainment"] = ratio(s.sloJobs, s.sloAttainment());
-    out["deadlines"] = s.deadlines;
-    out["deadlines_met"] = s.deadlinesMet;
-    out["deadline_met_ratio"] = ratio(s.deadlines, s.deadlineMetRatio());
-    out["reward"] = s.reward;
-    nlohmann::json byClass = nlohmann::json::array();
-    for (const auto& c : metrics::sloAttainmentByClass(run))
-        byClass.push_back({{"slo_class", c.sloClass},
-                           {"jobs", c.jobs},
-                           {"jobs_met", c.jobsMet},
-                           {"slo_attainment", static_cast<double>(c.jobsMet) / c.jobs},
-                           {"reward", c.reward}});
-    if (!byClass.empty())
-        out["slo_by_class"] = std::move(byClass);
-}
-
-// Rate segments and the throughput over time built on them (docs/simulator.md, "Plans and progress-dependent
-// rates"), as columns: a 100,000-job run has a few hundred thousand segments.
-void addThroughputJson(nlohmann::json& out, const sim::RunResult& run)
-{
-    out["rate_segments"] = io::rateSegmentColumns(run.rateSegments);
-    std::vector<double> t, samplesPerS, workPerS, jobsPerS;
-    for (const auto& p : metrics::throughputOverTime(run)) {
-        t.push_back(p.timeS);
-        samplesPerS.push_back(p.samplesPerS);
-        workPerS.push_back(p.workPerS);
-        jobsPerS.push_back(p.jobsPerS);
-    }
-    out["throughput_over_time"] = {
-        {"time_s", t}, {"samples_per_s", samplesPerS}, {"work_per_s", workPerS}, {"jobs_per_s", jobsPerS}};
-}
-
-nlohmann::json runJson(const sim::RunResult& run, const metrics::Summary& s)
-{
-    nlohmann::json out = {{"policy", run.policy},
-                          {"seed", run.seed},
-                          {"jobs", s.jobs},
-                          {"jobs_completed", s.jobsCompleted},
-                          {"avg_jct_s", s.avgJctS},
-                          {"p50_jct_s", s.p50JctS},
-                          {"p95_jct_s", s.p95JctS},
-                          {"p99_jct_s", s.p99JctS},
-                          {"avg_queue_s", s.avgQueueS},
-                          {"avg_job_samples_per_s", s.avgJobSamplesPerS},
-                          {"avg_job_samples_per_jct_s", s.avgJobSamplesPerJctS},
-                          {"makespan_s", s.makespanS},
-                          {"utilization", s.utilization},
-                          {"gpu_hours", s.gpuHours},
-                          {"cost_usd", s.costUsd},
-                          {"avg_ftf_rho", s.avgFtfRho},
-                          {"jain_ftf", s.jainFtf},
-                          {"decisions", s.decisions},
-                          {"decision_wall_s_total", s.decisionWallSTotal},
-                          {"decision_solver_s_total", s.decisionSolverSTotal},
-                          {"events", run.events},
-                          {"wall_s", s.wallS},
-                          {"cancelled", run.cancelled}};
-    addLifecycleJson(out, run, s);
-    addThroughputJson(out, run);
-    // Held GPU-hours per type (allocation intervals, switch pauses and profiling included): they add up to
-    // gpu_hours.
-    nlohmann::json byType = nlohmann::json::object();
-    for (const auto& u : metrics::usageByType(run))
-        byType[u.type] = u.gpuHours;
-    out["gpu_hours_by_type"] = std::move(byType);
-    return out;
 }
 
 // GPU-hours per type, one row per policy: where each policy put its work.
@@ -265,15 +188,24 @@ void runSimulate(const SimulateArgs& args)
 
     bool cancelled = false;
     if (args.json) {
-        nlohmann::json out = nlohmann::json::array();
+        // Streamed, byte for byte what dump(2) of {"runs": [...]} gives (io/simulate_json.h): the columns of a
+        // run are most of the text, and building them as a document cost more than many simulations.
+        io::JsonTextWriter w([](std::string_view text) { std::cout.write(text.data(), std::ssize(text)); });
+        w.beginObject();
+        w.key("runs");
+        w.beginArray();
         for (std::size_t i = 0; i < runs.size(); ++i) {
             const auto& r = runs[i];
-            out.push_back(runJson(r, metrics::summarize(r)));
+            nlohmann::json extra = nlohmann::json::object();
             if (recorder)
-                out.back()["run_id"] = recorder->runId(i);
+                extra["run_id"] = recorder->runId(i);
+            io::writeSimulateRun(w, r, metrics::summarize(r), extra);
             cancelled = cancelled || r.cancelled;
         }
-        printJson({{"runs", out}});
+        w.endArray();
+        w.endObject();
+        w.finish();
+        std::cout << '\n';
     } else {
         std::cout << fmt::format("{}: {} jobs on {} GPUs ({}), seed {}\n\n", scenario.name, workload.jobCount(),
                                  workload.cluster().totalGpus(), workload.cluster().summary(), seed);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
 namespace orrery::metrics {
@@ -180,20 +181,33 @@ std::vector<ThroughputPoint> throughputOverTime(const sim::RunResult& run)
         steps.push_back({s.endS, -s.samplesPerS, -s.rate, -jobs, -1});
     }
     // Ends before starts at one instant, so that a level handed from one job to the next is summed from zero.
-    std::sort(steps.begin(), steps.end(),
-              [](const Step& a, const Step& b) { return a.t != b.t ? a.t < b.t : a.open < b.open; });
+    // Sorted through 16-byte keys rather than the 40-byte steps: std::sort moves elements as its comparisons
+    // decide and nothing else, so the keys end in the order the steps themselves would, ties included (they
+    // decide the rounding of the running sums), at less memory traffic.
+    struct Key
+    {
+        double t;
+        int open;
+        std::uint32_t step;
+    };
+    std::vector<Key> order(steps.size());
+    for (std::size_t k = 0; k < steps.size(); ++k)
+        order[k] = {steps[k].t, steps[k].open, static_cast<std::uint32_t>(k)};
+    std::sort(order.begin(), order.end(),
+              [](const Key& a, const Key& b) { return a.t != b.t ? a.t < b.t : a.open < b.open; });
     std::vector<ThroughputPoint> out;
     // Running sums drift by rounding as segments come and go: a level is re-summed as exactly zero when
     // nothing runs, so the series returns to 0 between busy stretches.
     double samples = 0, work = 0, jobs = 0;
     int open = 0;
-    for (std::size_t k = 0; k < steps.size();) {
-        const double t = steps[k].t;
-        for (; k < steps.size() && steps[k].t == t; ++k) {
-            samples += steps[k].samples;
-            work += steps[k].work;
-            jobs += steps[k].jobs;
-            open += steps[k].open;
+    for (std::size_t k = 0; k < order.size();) {
+        const double t = order[k].t;
+        for (; k < order.size() && order[k].t == t; ++k) {
+            const Step& step = steps[order[k].step];
+            samples += step.samples;
+            work += step.work;
+            jobs += step.jobs;
+            open += step.open;
             if (open == 0)
                 samples = work = jobs = 0;
         }

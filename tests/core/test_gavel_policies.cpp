@@ -8,6 +8,7 @@
 #include "sched/registry.h"
 #include "sim/simulator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -118,8 +119,8 @@ private slots:
     void minTotalDurationReplaysTheBisection()
     {
         // The T found from one LP (u* = 1 / T*) must be the T of Gavel's bisection with a feasibility LP per T,
-        // exactly: on random 6-job, 3-type problems, and on one whose T* is exactly the bisection's first mid
-        // (500,050 s; that T is decided by the feasibility LP itself).
+        // exactly: on random 6-job, 3-type problems, and on one
+        // whose T* is exactly the bisection's first mid (500,050 s; that T is decided by the feasibility LP itself).
         const auto bisect = [](const sched::AllocationInput& in, const std::vector<double>& steps) {
             sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
             std::vector<double> floor(steps.size());
@@ -152,6 +153,8 @@ private slots:
             sched::AllocationInput in{6, 3, std::vector<double>(18), std::vector<int>(18, 1), {2, 1, 2}};
             for (double& r : in.rate)
                 r = trial % 3 == 0 && &r == &in.rate[4] ? 0.0 : rate(rng);
+            if (trial % 5 == 2) // a job of two GPUs
+                std::fill(in.demand.begin() + 3, in.demand.begin() + 6, 2);
             std::vector<double> steps(6);
             for (double& w : steps)
                 w = work(rng);

@@ -2,6 +2,8 @@
 
 #include "metrics/metrics.h"
 
+#include <algorithm>
+
 using namespace orrery;
 
 namespace {
@@ -16,6 +18,53 @@ sim::JobRecord job(double arrival, double start, double end, double ideal, int d
     r.demand = demand;
     r.gpus = demand;
     return r;
+}
+
+// throughputOverTime as it was before it sorted through keys (it sorted the 40-byte steps themselves): the
+// reference its output must equal bit for bit, since ties in time are summed in the order the sort leaves them.
+std::vector<metrics::ThroughputPoint> throughputOverTimeReference(const sim::RunResult& run)
+{
+    const auto& segs = run.rateSegments;
+    std::vector<double> workDone(run.jobs.size(), 0.0);
+    for (const auto& s : segs)
+        if (s.job >= 0 && static_cast<std::size_t>(s.job) < workDone.size())
+            workDone[static_cast<std::size_t>(s.job)] += s.rate * (s.endS - s.startS);
+    struct Step
+    {
+        double t;
+        double samples, work, jobs;
+        int open;
+    };
+    std::vector<Step> steps;
+    for (const auto& s : segs) {
+        const double w = s.job >= 0 && static_cast<std::size_t>(s.job) < workDone.size()
+                             ? workDone[static_cast<std::size_t>(s.job)]
+                             : 0.0;
+        const double jobs = w > 0 ? s.rate / w : 0.0;
+        steps.push_back({s.startS, s.samplesPerS, s.rate, jobs, 1});
+        steps.push_back({s.endS, -s.samplesPerS, -s.rate, -jobs, -1});
+    }
+    std::sort(steps.begin(), steps.end(),
+              [](const Step& a, const Step& b) { return a.t != b.t ? a.t < b.t : a.open < b.open; });
+    std::vector<metrics::ThroughputPoint> out;
+    double samples = 0, work = 0, jobs = 0;
+    int open = 0;
+    for (std::size_t k = 0; k < steps.size();) {
+        const double t = steps[k].t;
+        for (; k < steps.size() && steps[k].t == t; ++k) {
+            samples += steps[k].samples;
+            work += steps[k].work;
+            jobs += steps[k].jobs;
+            open += steps[k].open;
+            if (open == 0)
+                samples = work = jobs = 0;
+        }
+        if (!out.empty() && out.back().samplesPerS == samples && out.back().workPerS == work &&
+            out.back().jobsPerS == jobs)
+            continue;
+        out.push_back({t, samples, work, jobs});
+    }
+    return out;
 }
 
 } // namespace
@@ -75,6 +124,32 @@ private slots:
         QCOMPARE(rho.size(), std::size_t(2));
         QVERIFY(std::abs(rho[0] - 2.0 / 3) < 1e-12);
         QVERIFY(std::abs(rho[1] - 1.25) < 1e-12);
+    }
+
+    void throughputOverTimeMatchesTheStepSort()
+    {
+        ORRERY_CHECK_PROPERTY("the key sort sums the steps in the order the step sort did", [] {
+            sim::RunResult r;
+            const int jobs = *rc::gen::inRange(1, 40);
+            r.jobs.resize(static_cast<std::size_t>(jobs));
+            // Times on a coarse grid, so that many steps tie (the case the order decides); rates of any size.
+            const int n = *rc::gen::inRange(0, 400);
+            for (int i = 0; i < n; ++i) {
+                const double start = *rc::gen::inRange(0, 60) * 30.0;
+                const double end = start + *rc::gen::inRange(1, 20) * 30.0;
+                const double rate = *rc::gen::inRange(1, 1000000) / 997.0;
+                r.rateSegments.push_back({*rc::gen::inRange(0, jobs), start, end, rate, rate * 3.1});
+            }
+            const auto got = metrics::throughputOverTime(r);
+            const auto want = throughputOverTimeReference(r);
+            RC_ASSERT(got.size() == want.size());
+            for (std::size_t k = 0; k < got.size(); ++k) {
+                RC_ASSERT(got[k].timeS == want[k].timeS);
+                RC_ASSERT(got[k].samplesPerS == want[k].samplesPerS);
+                RC_ASSERT(got[k].workPerS == want[k].workPerS);
+                RC_ASSERT(got[k].jobsPerS == want[k].jobsPerS);
+            }
+        });
     }
 
     void excludedJobsLeaveTheAverage()
