@@ -35,7 +35,7 @@ void registerMemoryCommand(CLI::App& app)
         } catch (const Error& e) {
             throw Error("", "--cp", e.message());
         }
-                const estimate::MemoryMode mode = memoryMode(args->mode);
+        const estimate::MemoryMode mode = memoryMode(args->mode);
         const estimate::MemoryBreakdown m = estimate::estimateMemory(model, config, par, mode);
 
         nlohmann::json out = {{"model", model.name},
@@ -78,7 +78,9 @@ void registerMemoryCommand(CLI::App& app)
         row("overhead", m.overheadGiB);
         row("total", m.totalGiB());
         std::cout << fmt::format("{} on dp={} tp={} pp={}{} ({} mode), per GPU:\n", model.name, par.dp, par.tp, par.pp,
-                                 (par.ep > 1 ? fmt::format(" ep={}", par.ep) : "") + (par.cp > 1 ? fmt::format(" cp={}", par.cp) : ""), args->mode)
+                                 (par.ep > 1 ? fmt::format(" ep={}", par.ep) : "") +
+                                     (par.cp > 1 ? fmt::format(" cp={}", par.cp) : ""),
+                                 args->mode)
                   << table.render();
         if (!args->gpu.empty())
             std::cout << fmt::format("{}: {} ({:.2f} GiB usable)\n", out["gpu"].get<std::string>(),

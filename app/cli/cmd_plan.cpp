@@ -105,7 +105,8 @@ std::vector<estimate::PlanTarget> clusterTargets(const hardware::Cluster& cluste
 void registerPlanCommand(CLI::App& app)
 {
     auto args = std::make_shared<PlanArgs>();
-    auto* cmd = app.add_subcommand("plan", "MARP: feasible (GPU type, dp, tp[, pp, ep, cp]) plans for a job, best first");
+    auto* cmd =
+        app.add_subcommand("plan", "MARP: feasible (GPU type, dp, tp[, pp, ep, cp]) plans for a job, best first");
     addTrainingOptions(cmd, args->train, false);
     cmd->add_option("--cluster", args->cluster, "Scenario JSON: plan on its cluster's GPU types and counts");
     cmd->add_option("--gpus", args->gpus, "GPU types to consider, TYPE[:COUNT],... (default: the whole catalog)");
@@ -192,8 +193,9 @@ void registerPlanCommand(CLI::App& app)
         Table table(header);
         for (std::size_t i = 0; i < plans.size(); ++i) {
             const auto& p = plans[i];
-            std::vector<std::string> row{std::to_string(i + 1),     p.gpu, std::to_string(p.count),
-                                         std::to_string(p.par.dp), std::to_string(p.par.tp), std::to_string(p.par.pp)};
+            std::vector<std::string> row{std::to_string(i + 1),    p.gpu,
+                                         std::to_string(p.count),  std::to_string(p.par.dp),
+                                         std::to_string(p.par.tp), std::to_string(p.par.pp)};
             if (moe)
                 row.push_back(std::to_string(p.par.ep));
             if (args->contextParallel)

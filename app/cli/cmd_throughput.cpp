@@ -63,7 +63,7 @@ void registerThroughputCommand(CLI::App& app)
                                     {"tp", par.tp},
                                     {"pp", par.pp},
                                     {"ep", par.ep},
-                              {"cp", par.cp},
+                                    {"cp", par.cp},
                                     {"iteration_s", r.iterationS},
                                     {"samples_per_s", r.samplesPerS},
                                     {"tokens_per_s", r.tokensPerS},
@@ -81,7 +81,9 @@ void registerThroughputCommand(CLI::App& app)
                    fmt::format("{:.4g}", r.tokensPerS), fmt::format("{:.1f}", r.tflopsPerGpu),
                    fmt::format("{:.1f}%", 100 * r.mfu), fmt::format("{:.2f}", memory)});
         std::cout << fmt::format("{} on {} x {} (dp={} tp={} pp={}{}):\n", model.name, par.gpus(), target.gpu->name,
-                                 par.dp, par.tp, par.pp, (par.ep > 1 ? fmt::format(" ep={}", par.ep) : "") + (par.cp > 1 ? fmt::format(" cp={}", par.cp) : ""))
+                                 par.dp, par.tp, par.pp,
+                                 (par.ep > 1 ? fmt::format(" ep={}", par.ep) : "") +
+                                     (par.cp > 1 ? fmt::format(" cp={}", par.cp) : ""))
                   << table.render();
     });
 }

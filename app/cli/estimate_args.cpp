@@ -111,8 +111,8 @@ workload::TrainingConfig trainingConfig(const EstimateArgs& args)
 estimate::Parallelism parallelism(const EstimateArgs& args)
 {
     for (const auto& [option, value] :
-         {std::pair{"--dp", args.dp}, std::pair{"--tp", args.tp}, std::pair{"--pp", args.pp}, std::pair{"--ep", args.ep},
-          std::pair{"--cp", args.cp}})
+         {std::pair{"--dp", args.dp}, std::pair{"--tp", args.tp}, std::pair{"--pp", args.pp},
+          std::pair{"--ep", args.ep}, std::pair{"--cp", args.cp}})
         if (value < 1)
             throw Error("", option, fmt::format("expected a positive integer, got {}", value));
     return {args.dp, args.tp, args.pp, args.ep, args.cp};

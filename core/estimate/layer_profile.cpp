@@ -60,9 +60,9 @@ LayerProfile profileLayers(const workload::ModelSpec& model, const workload::Tra
         layer.flopsForward = (moe ? moeFwd : layerFwd) / tp;
         layer.forwardS = scaled(time, time.forwardS) + 2 * collectiveS;
         layer.backwardS = scaled(time, time.backwardS + time.recomputeS) + (full ? 4 : 2) * collectiveS;
-        layer.parameterCount = moe ? moeLayerSharedParamsPerGpu(model, tp) +
-                                         double(model.experts) * expertParamsPerGpu(model, tp)
-                                   : layerParamsPerGpu(model, tp);
+        layer.parameterCount =
+            moe ? moeLayerSharedParamsPerGpu(model, tp) + double(model.experts) * expertParamsPerGpu(model, tp)
+                : layerParamsPerGpu(model, tp);
         layer.stateBytes = layer.parameterCount * perParam;
         layer.activationBytes = layerActivationBytes(model, config, s, b, tp, moe);
         layer.outputBytes = e * tokens * h;

@@ -121,10 +121,9 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
     }
     if (config.zeroStage >= 3) {
         // ZeRO-3 gathers each layer's weights before use; the current layer and a prefetched one.
-        const double largest =
-            moeLayers > 0 ? moeLayerSharedParamsPerGpu(model, t) + double(model.experts) / par.ep *
-                                                                      expertParamsPerGpu(model, t)
-                          : layerParamsPerGpu(model, t);
+        const double largest = moeLayers > 0 ? moeLayerSharedParamsPerGpu(model, t) +
+                                                   double(model.experts) / par.ep * expertParamsPerGpu(model, t)
+                                             : layerParamsPerGpu(model, t);
         temporary += 2 * std::max(largest, layerParamsPerGpu(model, t)) * bytes.weights;
     }
     // The caching allocator keeps freed blocks of the per-step allocations (activations and transient

@@ -248,7 +248,8 @@ double stageLayerParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, 
     const int moe = moeLayersOnStage(model, pp, stage);
     double params = (layersOnStage(model.layers, pp, stage) - moe) * layerParamsPerGpu(model, tp);
     if (moe > 0)
-        params += moe * (moeLayerSharedParamsPerGpu(model, tp) + double(model.experts) / ep * expertParamsPerGpu(model, tp));
+        params +=
+            moe * (moeLayerSharedParamsPerGpu(model, tp) + double(model.experts) / ep * expertParamsPerGpu(model, tp));
     return params;
 }
 

@@ -172,8 +172,8 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
     Stream fwd;
     const double dropMask = dropout ? 1.0 : 0.0;
     if (fused) {
-        fwd.add(2 * 2 * eRes * hs * T, 2);                    // 2 layer norms (read, write)
-        fwd.add(2 * (3 * eRes + dropMask) * hs * T, 2);       // 2 bias-dropout-add (x, residual -> out, mask)
+        fwd.add(2 * 2 * eRes * hs * T, 2);                     // 2 layer norms (read, write)
+        fwd.add(2 * (3 * eRes + dropMask) * hs * T, 2);        // 2 bias-dropout-add (x, residual -> out, mask)
         fwd.add((model.gatedMlp ? 3 : 2) * e * fT / t * T, 1); // bias-activation (or SwiGLU)
     } else {
         if (model.family == "llama" && profile.eagerLlamaOps) {
@@ -208,11 +208,11 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
     }
     if (amp) {
         // Autocast casts each weight to half once per forward (and the cast is re-run in a recomputed pass).
-        const double weights = moe ? moeLayerSharedParamsPerGpu(model, tp) + localExperts * expertParamsPerGpu(model, tp)
-                                   : layerParamsPerGpu(model, tp);
+        const double weights =
+            moe ? moeLayerSharedParamsPerGpu(model, tp) + localExperts * expertParamsPerGpu(model, tp)
+                : layerParamsPerGpu(model, tp);
         fwd.add(6 * weights, 6);
     }
-    // Ring attention issues one attention kernel and one send/receive per step.
     if (fp8) {
         // Each linear GEMM's input is cast to FP8 (read in the compute precision, write 1 byte): the norm outputs
         // (h wide), the attention output (h / t) and the activation output (f / t). Transformer Engine fuses the
@@ -223,12 +223,14 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
         if (profile.fusedFp8Casts) {
             fwd.add(castBytes, 1);
         } else {
-            const double weights = moe ? moeLayerSharedParamsPerGpu(model, tp) + localExperts * expertParamsPerGpu(model, tp)
-                                       : layerParamsPerGpu(model, tp);
+            const double weights =
+                moe ? moeLayerSharedParamsPerGpu(model, tp) + localExperts * expertParamsPerGpu(model, tp)
+                    : layerParamsPerGpu(model, tp);
             fwd.add(castBytes, 8);
             fwd.add(5 * weights, 8);
         }
     }
+    // Ring attention issues one attention kernel and one send/receive per step.
     int gemmKernels = 4 + (flash ? 1 : 2) * cp + (cp > 1 ? cp - 1 : 0) + (tp > 1 ? 2 : 0);
     if (moe) {
         // Router: softmax, top-k and the load-balancing loss over the fp32 logits (T x E). Dispatch: permute the

@@ -75,10 +75,10 @@ double gemmS(const KernelRates& r, double m, double n, double k, double batch = 
 struct PassTimes
 {
     double forwardS = 0;
-    double backwardS = 0;  ///< gradient pass only
-    double recomputeS = 0; ///< forward work re-run during backward
-    double hostS = 0;      ///< CPU time to issue forward + backward + recomputation
-    int kernels = 0;       ///< GPU kernels of forward + backward + recomputation
+    double backwardS = 0;          ///< gradient pass only
+    double recomputeS = 0;         ///< forward work re-run during backward
+    double hostS = 0;              ///< CPU time to issue forward + backward + recomputation
+    int kernels = 0;               ///< GPU kernels of forward + backward + recomputation
     double attentionForwardS = 0;  ///< part of forwardS: the attention kernels (what ring attention overlaps)
     double attentionBackwardS = 0; ///< part of backwardS: the attention kernels
     double gpuS() const { return forwardS + backwardS + recomputeS; }

@@ -102,8 +102,8 @@ std::vector<Plan> rankPlans(const workload::ModelSpec& model, const workload::Tr
         for (const auto& target : targets) {
             if (n > target.maxGpus || par.tp > target.gpusPerNode || bytes >= usableCapacityBytes(target, options.mode))
                 continue;
-            if (cfg.fp8 && (cfg.precision == workload::Precision::FP32 ||
-                            hardware::curvesFor(*target.gpu).fp8GemmSpeedup <= 0))
+            if (cfg.fp8 &&
+                (cfg.precision == workload::Precision::FP32 || hardware::curvesFor(*target.gpu).fp8GemmSpeedup <= 0))
                 continue; // FP8 training needs FP8 tensor cores
             const ThroughputEstimate speed = estimateThroughput(model, cfg, par, target);
             Plan plan;

@@ -124,8 +124,8 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         const PassTimes moeLayer =
             moeLayers > 0 ? layerPassTimes(model, config, s, b, t, rates, profile, true, ep, cp) : PassTimes{};
         double compute = denseLayers * layer.wallS() + moeLayers * moeLayer.wallS();
-        double backward = denseLayers * (layer.backwardS + layer.recomputeS) +
-                          moeLayers * (moeLayer.backwardS + moeLayer.recomputeS);
+        double backward =
+            denseLayers * (layer.backwardS + layer.recomputeS) + moeLayers * (moeLayer.backwardS + moeLayer.recomputeS);
         if (i == 0) {
             const PassTimes embedding = embeddingPassTimes(model, config, s, b, t, rates, profile);
             compute += embedding.wallS();
@@ -211,11 +211,11 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         // volume; ZeRO-3 gathers the weights once more: 1.5x, Rajbhandari et al. sec. 7); the experts' over
         // their own group, after the dense part's.
         const double zero3 = config.zeroStage >= 3 ? 1.5 : 1.0;
-        slowestDpS = std::max(slowestDpS, ringAllReduceS(params.dense * bytes.gradients * zero3, dr, dpLink) +
-                                              ringAllReduceS(params.experts * bytes.gradients * zero3, dr / ep, edpLink));
+        slowestDpS =
+            std::max(slowestDpS, ringAllReduceS(params.dense * bytes.gradients * zero3, dr, dpLink) +
+                                     ringAllReduceS(params.experts * bytes.gradients * zero3, dr / ep, edpLink));
         // Optimizer step: memory-bound pass over weights, gradients and (read + write) optimizer states.
-        const double shard =
-            config.zeroStage >= 1 ? params.dense / dr + params.experts / (dr / ep) : params.total();
+        const double shard = config.zeroStage >= 1 ? params.dense / dr + params.experts / (dr / ep) : params.total();
         double stepS = shard * (bytes.weights + bytes.gradients + 2 * bytes.optimizer) / rates.bytesPerS;
         if (profile.foreachAdam &&
             (config.optimizer == workload::Optimizer::Adam || config.optimizer == workload::Optimizer::AdamW))

@@ -34,9 +34,11 @@ const std::array kTable{
     // Misaligned GEMMs: 0.22 of the aligned in-training rate, measured on an H200 (GPT-2's three logits GEMMs
     // in a PyTorch training step, docs/models/profiler.md); the same fallback kernels (sm75-era mma.sync,
     // no TMA) serve every Hopper part.
-    Entry{"h100-sxm", {132, 0.56, 0.85, 128, 64, 0.90, 4, "H100 SXM5: 132 SMs (NVIDIA H100 whitepaper)", 0.22, kHopperFp8}},
+    Entry{"h100-sxm",
+          {132, 0.56, 0.85, 128, 64, 0.90, 4, "H100 SXM5: 132 SMs (NVIDIA H100 whitepaper)", 0.22, kHopperFp8}},
     Entry{"h200", {132, 0.56, 0.85, 128, 64, 0.90, 4, "H200: GH100 die of H100 SXM, 132 SMs; HBM3e", 0.22, kHopperFp8}},
-    Entry{"h100-pcie", {114, 0.58, 0.85, 128, 64, 0.90, 4, "H100 PCIe: 114 SMs (NVIDIA H100 whitepaper)", 0.22, kHopperFp8}},
+    Entry{"h100-pcie",
+          {114, 0.58, 0.85, 128, 64, 0.90, 4, "H100 PCIe: 114 SMs (NVIDIA H100 whitepaper)", 0.22, kHopperFp8}},
     // Ampere datacenter: cuBLAS bf16 ~0.82 of 312 TFLOP/s on large GEMMs; HBM2e copy ~0.88.
     Entry{"a100", {108, 0.70, 0.90, 128, 48, 0.88, 4, "A100: 108 SMs (NVIDIA A100 whitepaper)"}},
     Entry{"a800", {108, 0.70, 0.90, 128, 48, 0.88, 4, "A800: A100 die, 108 SMs"}},
@@ -48,7 +50,8 @@ const std::array kTable{
     Entry{"rtx3090", {82, 0.68, 0.90, 128, 48, 0.85, 4, "RTX 3090: 82 SMs"}},
     Entry{"rtx4090", {128, 0.68, 0.90, 128, 48, 0.85, 4, "RTX 4090: 128 SMs", 0.5, kAdaFp8}},
     Entry{"l40s", {142, 0.62, 0.90, 128, 48, 0.85, 4, "L40S: 142 SMs (NVIDIA L40S datasheet)", 0.5, kAdaFp8}},
-    Entry{"l4", {58, 0.55, 0.90, 128, 48, 0.85, 4, "L4: 58 SMs; 72 W part, clocks drop under sustained GEMM", 0.5, kAdaFp8}},
+    Entry{"l4",
+          {58, 0.55, 0.90, 128, 48, 0.85, 4, "L4: 58 SMs; 72 W part, clocks drop under sustained GEMM", 0.5, kAdaFp8}},
     // Volta / Turing: cuBLAS HGEMM ~0.8 of the tensor peak; HBM2 copy ~0.85.
     Entry{"v100", {80, 0.55, 0.90, 128, 32, 0.85, 4, "V100: 80 SMs (NVIDIA V100 whitepaper)"}},
     Entry{"t4", {40, 0.50, 0.90, 128, 32, 0.85, 4, "T4: 40 SMs; 70 W part, clocks drop under sustained GEMM"}},

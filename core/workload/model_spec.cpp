@@ -64,8 +64,7 @@ std::int64_t ModelSpec::paramCount() const
 {
     const std::int64_t finalNorm = (bias ? 2 : 1) * std::int64_t(hidden);
     const int moe = moeLayerCount();
-    return embeddingParams() + (layers - moe) * paramsPerLayer() + moe * paramsPerMoeLayer() + finalNorm +
-           headParams();
+    return embeddingParams() + (layers - moe) * paramsPerLayer() + moe * paramsPerMoeLayer() + finalNorm + headParams();
 }
 
 ModelSpec modelSpecFromJson(const nlohmann::json& value, const std::string& path)

@@ -67,8 +67,8 @@ private slots:
             const int cp = *rc::gen::element(1, 2, 4, 8);
             TrainingConfig c = longContext(*rc::gen::inRange(1, 16), 16 * *rc::gen::element(64, 256, 1024));
             c.zeroStage = *rc::gen::inRange(0, 4);
-            c.recompute = *rc::gen::element(workload::Recompute::None, workload::Recompute::Selective,
-                                            workload::Recompute::Full);
+            c.recompute =
+                *rc::gen::element(workload::Recompute::None, workload::Recompute::Selective, workload::Recompute::Full);
             // dp >= 2: a communicator (NCCL buffers) exists with or without the ring.
             const Parallelism par{*rc::gen::inRange(2, 8), *rc::gen::element(1, 2), 1, 1, cp};
             Parallelism wider = par;
@@ -117,8 +117,8 @@ private slots:
         c.flashAttention = true;
         QVERIFY(names(longContext(8, 8190), {1, 1, 1, 1, 2})); // 8190 not divisible by 4
         QVERIFY(names(c, {1, 1, 1, 1, 0}));
-        QVERIFY_THROWS_EXCEPTION(Error, estimateThroughput(m, longContext(8, 8190), {1, 1, 1, 1, 2},
-                                                           target("h100-sxm", 8, 50)));
+        QVERIFY_THROWS_EXCEPTION(
+            Error, estimateThroughput(m, longContext(8, 8190), {1, 1, 1, 1, 2}, target("h100-sxm", 8, 50)));
         checkContextLayout(m, c, {1, 1, 1, 1, 4});
     }
 

@@ -54,7 +54,8 @@ private slots:
     {
         // The default Hopper ratio is the mean of our two profiles' fp8 / bf16 large-GEMM fits.
         double sum = 0;
-        for (const char* file : {"data/calibration/h100-sxm-2026-11-26.json", "data/calibration/h200-2026-11-26.json"}) {
+        for (const char* file :
+             {"data/calibration/h100-sxm-2026-11-26.json", "data/calibration/h200-2026-11-26.json"}) {
             std::ifstream in(test::sourcePath(file));
             const auto doc = nlohmann::json::parse(in);
             double bf16 = 0, fp8 = 0;
@@ -127,13 +128,15 @@ private slots:
         fp32.precision = workload::Precision::FP32;
         QVERIFY_THROWS_EXCEPTION(Error, estimateMemory(m, fp32, {4, 1, 1}));
         const auto& catalog = hardware::GpuCatalog::builtin();
-        const auto plans = rankPlans(m, config(true), targetsFromTypes(catalog.types(), 64, {hardware::LinkKind::InfiniBand, 50, 5}));
+        const auto plans =
+            rankPlans(m, config(true), targetsFromTypes(catalog.types(), 64, {hardware::LinkKind::InfiniBand, 50, 5}));
         QVERIFY(!plans.empty());
         for (const Plan& p : plans)
             QVERIFY2(hardware::curvesFor(catalog.at(p.gpu)).fp8GemmSpeedup > 0, p.gpu.c_str());
         // Without fp8 the same job plans on every type.
         bool sawAmpere = false;
-        for (const Plan& p : rankPlans(m, config(false), targetsFromTypes(catalog.types(), 64, {hardware::LinkKind::InfiniBand, 50, 5})))
+        for (const Plan& p : rankPlans(m, config(false),
+                                       targetsFromTypes(catalog.types(), 64, {hardware::LinkKind::InfiniBand, 50, 5})))
             sawAmpere = sawAmpere || p.gpu.starts_with("a100");
         QVERIFY(sawAmpere);
     }
