@@ -99,6 +99,45 @@ void BM_PlansWholeCatalog(benchmark::State& state)
     state.counters["plans"] = double(plans);
 }
 
+// Mixtral 8x7B (MoE): one estimate with expert parallelism, and rankPlans over the whole catalog, which
+// enumerates ep too (every ep dividing dp and the 8 experts).
+void BM_ThroughputEstimateMixtral(benchmark::State& state)
+{
+    const auto& model = workload::ModelLibrary::builtin().at("mixtral-8x7b");
+    workload::TrainingConfig config;
+    config.globalBatch = 256;
+    config.microBatch = 1;
+    config.flashAttention = true;
+    config.virtualStages = 8;
+    estimate::PlanTarget target;
+    target.gpu = &hardware::GpuCatalog::builtin().at("h100-sxm");
+    target.intraNode = target.gpu->intraLink;
+    target.interNode = {hardware::LinkKind::InfiniBand, 50, 5};
+    for (auto _ : state)
+        benchmark::DoNotOptimize(estimate::estimateThroughput(model, config, {16, 1, 4, 8}, target));
+}
+
+void BM_PlansMixtralWholeCatalog(benchmark::State& state)
+{
+    const auto& types = hardware::GpuCatalog::builtin().types();
+    const auto targets = estimate::targetsFromTypes(types, 64, {hardware::LinkKind::InfiniBand, 25, 5});
+    const auto& model = workload::ModelLibrary::builtin().at("mixtral-8x7b");
+    workload::TrainingConfig config;
+    config.globalBatch = 64;
+    config.seq = 4096;
+    config.microBatch = 1;
+    config.flashAttention = true;
+    config.zeroStage = 1;
+    std::size_t plans = 0;
+    for (auto _ : state) {
+        auto result = estimate::rankPlans(model, config, targets);
+        plans = result.size();
+        benchmark::DoNotOptimize(result);
+    }
+    state.counters["types"] = double(targets.size());
+    state.counters["plans"] = double(plans);
+}
+
 } // namespace
 
 BENCHMARK(BM_ThroughputEstimate)->Unit(benchmark::kNanosecond);
@@ -107,4 +146,6 @@ BENCHMARK(BM_PlansLlama2_13B)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlansGpt2_7B)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlansLlama2_70B_Pipeline)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_MemoryEstimate)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_ThroughputEstimateMixtral)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_PlansMixtralWholeCatalog)->Unit(benchmark::kMicrosecond);
 BENCHMARK_MAIN();

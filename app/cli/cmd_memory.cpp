@@ -3,6 +3,7 @@
 
 #include "estimate/plan.h"
 #include "hardware/gpu_catalog.h"
+#include "io/error.h"
 
 #include <fmt/format.h>
 
@@ -24,6 +25,16 @@ void registerMemoryCommand(CLI::App& app)
         const workload::TrainingConfig config = trainingConfig(*args);
         const estimate::Parallelism par = parallelism(*args);
         estimate::checkInterleaving(model, config, par);
+        try {
+            estimate::checkExpertLayout(model, par);
+        } catch (const Error& e) {
+            throw Error("", "--ep", e.message());
+        }
+        try {
+            estimate::checkContextLayout(model, config, par);
+        } catch (const Error& e) {
+            throw Error("", "--cp", e.message());
+        }
         const estimate::MemoryMode mode = memoryMode(args->mode);
         const estimate::MemoryBreakdown m = estimate::estimateMemory(model, config, par, mode);
 
@@ -32,6 +43,8 @@ void registerMemoryCommand(CLI::App& app)
                               {"dp", par.dp},
                               {"tp", par.tp},
                               {"pp", par.pp},
+                              {"ep", par.ep},
+                              {"cp", par.cp},
                               {"weights_gib", m.weightsGiB},
                               {"gradients_gib", m.gradientsGiB},
                               {"optimizer_gib", m.optimizerGiB},
@@ -64,7 +77,9 @@ void registerMemoryCommand(CLI::App& app)
         row("activations", m.activationsGiB);
         row("overhead", m.overheadGiB);
         row("total", m.totalGiB());
-        std::cout << fmt::format("{} on dp={} tp={} pp={} ({} mode), per GPU:\n", model.name, par.dp, par.tp, par.pp,
+        std::cout << fmt::format("{} on dp={} tp={} pp={}{} ({} mode), per GPU:\n", model.name, par.dp, par.tp, par.pp,
+                                 (par.ep > 1 ? fmt::format(" ep={}", par.ep) : "") +
+                                     (par.cp > 1 ? fmt::format(" cp={}", par.cp) : ""),
                                  args->mode)
                   << table.render();
         if (!args->gpu.empty())

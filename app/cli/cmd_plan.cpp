@@ -29,6 +29,7 @@ struct PlanArgs
     double networkGBps = 25;
     std::string rank = "frenzy";
     bool pipeline = false;
+    bool contextParallel = false;
     int top = 0;
 };
 
@@ -104,7 +105,8 @@ std::vector<estimate::PlanTarget> clusterTargets(const hardware::Cluster& cluste
 void registerPlanCommand(CLI::App& app)
 {
     auto args = std::make_shared<PlanArgs>();
-    auto* cmd = app.add_subcommand("plan", "MARP: feasible (GPU type, dp, tp[, pp]) plans for a job, best first");
+    auto* cmd =
+        app.add_subcommand("plan", "MARP: feasible (GPU type, dp, tp[, pp, ep, cp]) plans for a job, best first");
     addTrainingOptions(cmd, args->train, false);
     cmd->add_option("--cluster", args->cluster, "Scenario JSON: plan on its cluster's GPU types and counts");
     cmd->add_option("--gpus", args->gpus, "GPU types to consider, TYPE[:COUNT],... (default: the whole catalog)");
@@ -116,6 +118,8 @@ void registerPlanCommand(CLI::App& app)
     cmd->add_option("--rank", args->rank, "Order: frenzy (fewest GPUs first), throughput or cost")
         ->capture_default_str();
     cmd->add_flag("--pipeline", args->pipeline, "Also enumerate pipeline parallelism (pp > 1)");
+    cmd->add_flag("--context-parallel", args->contextParallel,
+                  "Also enumerate context parallelism (cp = 2, 4, 8, 16; needs --flash-attn)");
     cmd->add_option("--top", args->top, "Print only the first N plans (0: all)")->capture_default_str();
     cmd->callback([args] {
         if (!args->cluster.empty() && !args->gpus.empty())
@@ -144,10 +148,13 @@ void registerPlanCommand(CLI::App& app)
             }
         }
         const workload::TrainingConfig config = trainingConfig(args->train);
+        if (args->contextParallel && !config.flashAttention)
+            throw Error("", "--context-parallel", "ring attention runs on flash attention: add --flash-attn");
         estimate::PlanOptions options;
         options.mode = memoryMode(args->train.mode);
         options.rank = planRank(args->rank);
         options.allowPipeline = args->pipeline;
+        options.allowContextParallel = args->contextParallel;
         options.maxGpus = args->maxGpus;
         std::vector<estimate::Plan> plans = estimate::rankPlans(model, config, targets, options);
         if (args->top > 0 && plans.size() > static_cast<std::size_t>(args->top))
@@ -161,6 +168,8 @@ void registerPlanCommand(CLI::App& app)
                                 {"dp", p.par.dp},
                                 {"tp", p.par.tp},
                                 {"pp", p.par.pp},
+                                {"ep", p.par.ep},
+                                {"cp", p.par.cp},
                                 {"memory_gib", p.memoryGiB},
                                 {"samples_per_s", p.samplesPerS},
                                 {"iteration_s", p.iterationS},
@@ -172,12 +181,29 @@ void registerPlanCommand(CLI::App& app)
             std::cout << fmt::format("{}: no feasible plan on the given GPUs\n", model.name);
             throw ExitRequest{Failure};
         }
-        Table table({"#", "gpu", "count", "dp", "tp", "pp", "memory_gib", "samples/s", "usd/h"});
+        // An ep column only for MoE models (dense models always have ep = 1), a cp column only when cp is enumerated.
+        const bool moe = model.isMoe();
+        std::vector<std::string> header{"#", "gpu", "count", "dp", "tp", "pp"};
+        if (moe)
+            header.push_back("ep");
+        if (args->contextParallel)
+            header.push_back("cp");
+        for (const char* h : {"memory_gib", "samples/s", "usd/h"})
+            header.push_back(h);
+        Table table(header);
         for (std::size_t i = 0; i < plans.size(); ++i) {
             const auto& p = plans[i];
-            table.add({std::to_string(i + 1), p.gpu, std::to_string(p.count), std::to_string(p.par.dp),
-                       std::to_string(p.par.tp), std::to_string(p.par.pp), fmt::format("{:.2f}", p.memoryGiB),
-                       fmt::format("{:.3g}", p.samplesPerS), fmt::format("{:.2f}", p.usdPerHour)});
+            std::vector<std::string> row{std::to_string(i + 1),    p.gpu,
+                                         std::to_string(p.count),  std::to_string(p.par.dp),
+                                         std::to_string(p.par.tp), std::to_string(p.par.pp)};
+            if (moe)
+                row.push_back(std::to_string(p.par.ep));
+            if (args->contextParallel)
+                row.push_back(std::to_string(p.par.cp));
+            row.push_back(fmt::format("{:.2f}", p.memoryGiB));
+            row.push_back(fmt::format("{:.3g}", p.samplesPerS));
+            row.push_back(fmt::format("{:.2f}", p.usdPerHour));
+            table.add(row);
         }
         std::cout << table.render();
     });

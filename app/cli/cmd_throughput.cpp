@@ -36,6 +36,16 @@ void registerThroughputCommand(CLI::App& app)
         const workload::TrainingConfig config = trainingConfig(args->train);
         const estimate::Parallelism par = parallelism(args->train);
         estimate::checkInterleaving(model, config, par);
+        try {
+            estimate::checkExpertLayout(model, par);
+        } catch (const Error& e) {
+            throw Error("", "--ep", e.message());
+        }
+        try {
+            estimate::checkContextLayout(model, config, par);
+        } catch (const Error& e) {
+            throw Error("", "--cp", e.message());
+        }
         if (args->gpusPerNode < 1)
             throw Error("", "--gpus-per-node", fmt::format("expected a positive integer, got {}", args->gpusPerNode));
         if (!(args->networkGBps > 0))
@@ -52,6 +62,8 @@ void registerThroughputCommand(CLI::App& app)
                                     {"dp", par.dp},
                                     {"tp", par.tp},
                                     {"pp", par.pp},
+                                    {"ep", par.ep},
+                                    {"cp", par.cp},
                                     {"iteration_s", r.iterationS},
                                     {"samples_per_s", r.samplesPerS},
                                     {"tokens_per_s", r.tokensPerS},
@@ -68,8 +80,10 @@ void registerThroughputCommand(CLI::App& app)
         table.add({fmt::format("{:.4g}", r.iterationS), fmt::format("{:.4g}", r.samplesPerS),
                    fmt::format("{:.4g}", r.tokensPerS), fmt::format("{:.1f}", r.tflopsPerGpu),
                    fmt::format("{:.1f}%", 100 * r.mfu), fmt::format("{:.2f}", memory)});
-        std::cout << fmt::format("{} on {} x {} (dp={} tp={} pp={}):\n", model.name, par.gpus(), target.gpu->name,
-                                 par.dp, par.tp, par.pp)
+        std::cout << fmt::format("{} on {} x {} (dp={} tp={} pp={}{}):\n", model.name, par.gpus(), target.gpu->name,
+                                 par.dp, par.tp, par.pp,
+                                 (par.ep > 1 ? fmt::format(" ep={}", par.ep) : "") +
+                                     (par.cp > 1 ? fmt::format(" cp={}", par.cp) : ""))
                   << table.render();
     });
 }

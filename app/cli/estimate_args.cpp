@@ -17,6 +17,14 @@ void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout)
         cmd->add_option("--dp", args.dp, "Data-parallel size")->capture_default_str();
         cmd->add_option("--tp", args.tp, "Tensor-parallel size")->capture_default_str();
         cmd->add_option("--pp", args.pp, "Pipeline-parallel size")->capture_default_str();
+        cmd->add_option("--ep", args.ep,
+                        "Expert-parallel size for an MoE model: its experts split over ep ranks of the data-parallel "
+                        "group (divides dp and the number of experts)")
+            ->capture_default_str();
+        cmd->add_option("--cp", args.cp,
+                        "Context-parallel size: each sequence split over cp ranks running ring attention (needs "
+                        "--flash-attn; the sequence divisible by 2 cp); N = dp x tp x pp x cp")
+            ->capture_default_str();
     }
     cmd->add_option(
            "--virtual-stages", args.virtualStages,
@@ -43,6 +51,9 @@ void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout)
     cmd->add_flag(
         "--fp32-grads", args.fp32Grads,
         "Keep gradients in fp32 with bf16/fp16 (Megatron-Core's bf16 default; 4 B instead of 2 per parameter)");
+    cmd->add_flag("--fp8", args.fp8,
+                  "FP8 training (Transformer Engine style): the layers' linear GEMMs in FP8, with FP8 weight copies; "
+                  "needs a GPU with FP8 tensor cores");
     cmd->add_option("--mode", args.mode, "Memory model: full (itemised) or frenzy (the paper's formula)")
         ->capture_default_str();
     cmd->add_flag("--json", args.json, "Machine-readable output");
@@ -88,6 +99,9 @@ workload::TrainingConfig trainingConfig(const EstimateArgs& args)
     c.virtualStages = args.virtualStages;
     if (c.pureHalf && (c.precision == workload::Precision::FP32 || c.autocast))
         throw Error("", "--pure-half", "only meaningful with --precision bf16 or fp16 and without --autocast");
+    c.fp8 = args.fp8;
+    if (c.fp8 && c.precision == workload::Precision::FP32)
+        throw Error("", "--fp8", "FP8 training keeps bf16/fp16 outside its GEMMs: use --precision bf16 or fp16");
     if (c.fp32Grads && c.precision == workload::Precision::FP32)
         throw Error("", "--fp32-grads",
                     "only meaningful with --precision bf16 or fp16 (fp32 training has fp32 gradients)");
@@ -97,10 +111,11 @@ workload::TrainingConfig trainingConfig(const EstimateArgs& args)
 estimate::Parallelism parallelism(const EstimateArgs& args)
 {
     for (const auto& [option, value] :
-         {std::pair{"--dp", args.dp}, std::pair{"--tp", args.tp}, std::pair{"--pp", args.pp}})
+         {std::pair{"--dp", args.dp}, std::pair{"--tp", args.tp}, std::pair{"--pp", args.pp},
+          std::pair{"--ep", args.ep}, std::pair{"--cp", args.cp}})
         if (value < 1)
             throw Error("", option, fmt::format("expected a positive integer, got {}", value));
-    return {args.dp, args.tp, args.pp};
+    return {args.dp, args.tp, args.pp, args.ep, args.cp};
 }
 
 estimate::MemoryMode memoryMode(const std::string& mode)

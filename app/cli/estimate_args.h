@@ -21,6 +21,8 @@ struct EstimateArgs
     int dp = 1;
     int tp = 1;
     int pp = 1;
+    int ep = 1;
+    int cp = 1;
     int zero = 0;
     std::string recompute = "none";
     std::string precision = "bf16";
@@ -29,6 +31,7 @@ struct EstimateArgs
     bool sequenceParallel = false;
     bool autocast = false;
     bool fp32Grads = false;
+    bool fp8 = false;
     std::string framework = "megatron";
     bool pureHalf = false;
     bool offloadOptimizer = false;
@@ -38,7 +41,7 @@ struct EstimateArgs
     bool json = false;
 };
 
-/** --model, --seq, --batch, --micro-batch and the numerics/memory options; `layout` adds --dp/--tp/--pp. */
+/** --model, --seq, --batch, --micro-batch and the numerics/memory options; `layout` adds --dp/--tp/--pp/--ep/--cp. */
 void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout);
 /** Validated TrainingConfig; bad values throw orrery::Error naming the option. */
 workload::TrainingConfig trainingConfig(const EstimateArgs& args);

@@ -43,17 +43,28 @@ LayerProfile profileLayers(const workload::ModelSpec& model, const workload::Tra
     embedding.backwardS = scaled(embeddingTime, embeddingTime.backwardS);
     profile.layers.push_back(embedding);
 
+    // An MoE layer here holds all its experts (no expert parallelism: Espresso places whole layers); its MLP's
+    // tensor-parallel collectives carry the k routed copies of the tokens (docs/models/moe.md).
     const double layerFwd = tokens * layerForwardFlopsPerToken(model, s);
     const PassTimes layerTime = layerPassTimes(model, config, s, b, tp, rates, framework);
+    const bool anyMoe = model.isMoe();
+    const double moeFwd = anyMoe ? tokens * layerForwardFlopsPerToken(model, s, true) : 0.0;
+    const PassTimes moeTime = anyMoe ? layerPassTimes(model, config, s, b, tp, rates, framework, true, 1) : PassTimes{};
+    const double moeAllReduceS = (1 + (anyMoe ? routedTokenFactor(model) : 1.0)) / 2 * allReduceS;
     for (int i = 0; i < model.layers; ++i) {
+        const bool moe = model.isMoeLayer(i);
+        const PassTimes& time = moe ? moeTime : layerTime;
+        const double collectiveS = moe ? moeAllReduceS : allReduceS;
         LayerCost layer;
         layer.name = fmt::format("layer{}", i);
-        layer.flopsForward = layerFwd / tp;
-        layer.forwardS = scaled(layerTime, layerTime.forwardS) + 2 * allReduceS;
-        layer.backwardS = scaled(layerTime, layerTime.backwardS + layerTime.recomputeS) + (full ? 4 : 2) * allReduceS;
-        layer.parameterCount = layerParamsPerGpu(model, tp);
+        layer.flopsForward = (moe ? moeFwd : layerFwd) / tp;
+        layer.forwardS = scaled(time, time.forwardS) + 2 * collectiveS;
+        layer.backwardS = scaled(time, time.backwardS + time.recomputeS) + (full ? 4 : 2) * collectiveS;
+        layer.parameterCount =
+            moe ? moeLayerSharedParamsPerGpu(model, tp) + double(model.experts) * expertParamsPerGpu(model, tp)
+                : layerParamsPerGpu(model, tp);
         layer.stateBytes = layer.parameterCount * perParam;
-        layer.activationBytes = layerActivationBytes(model, config, s, b, tp);
+        layer.activationBytes = layerActivationBytes(model, config, s, b, tp, moe);
         layer.outputBytes = e * tokens * h;
         profile.layers.push_back(layer);
     }

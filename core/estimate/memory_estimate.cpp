@@ -1,4 +1,5 @@
 #include "estimate/model_terms.h"
+#include "estimate/operator_time.h"
 #include "io/error.h"
 
 #include <fmt/format.h>
@@ -30,6 +31,9 @@ void validate(const workload::ModelSpec& model, const workload::TrainingConfig& 
     const auto bad = [](const std::string& field, const std::string& what) { throw Error("", field, what); };
     if (par.dp < 1 || par.tp < 1 || par.pp < 1)
         bad("parallelism", fmt::format("dp, tp and pp must be >= 1 (got {}, {}, {})", par.dp, par.tp, par.pp));
+    checkExpertParallelism(model, par);
+    checkContextParallelism(model, config, par);
+    checkFp8(config);
     if (config.globalBatch < 1)
         bad("batch", fmt::format("the global batch must be >= 1 (got {})", config.globalBatch));
     if (config.microBatch < 0)
@@ -47,19 +51,33 @@ void validate(const workload::ModelSpec& model, const workload::TrainingConfig& 
 MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                const Parallelism& par, const BatchShape& shape, int stage)
 {
-    const int t = par.tp, p = par.pp, d = par.dp;
+    // Context parallelism keeps a copy of the weights on each of its cp ranks: ZeRO (Megatron-Core's distributed
+    // optimizer) shards over the dp x cp ranks, and every rank holds 1/cp of each sequence's activations.
+    const int t = par.tp, p = par.pp, d = par.dp * par.cp;
     const bool amp = config.autocast && config.precision != workload::Precision::FP32;
     const StateBytes bytes = stateBytes(config);
-    const double params = stageParamsPerGpu(model, t, p, stage);
+    const StageParams params = stageParams(model, t, p, stage, par.ep);
+    // What ZeRO shards a state over: the data-parallel group for the dense parameters; for the experts, the
+    // dp / ep ranks that hold the same experts (Megatron-Core's expert-data-parallel group).
+    const auto sharded = [&](double perParam, int fromStage) {
+        const bool zero = config.zeroStage >= fromStage;
+        return params.dense * perParam / (zero ? d : 1) + params.experts * perParam / (zero ? d / par.ep : 1);
+    };
 
     MemoryBreakdown m;
     // ZeRO (Rajbhandari et al. 2020, sec. 5): stage 1 shards optimizer states, 2 adds gradients, 3 weights.
-    m.weightsGiB = params * bytes.weights / (config.zeroStage >= 3 ? d : 1) / kGiB;
-    m.gradientsGiB = params * bytes.gradients / (config.zeroStage >= 2 ? d : 1) / kGiB;
+    m.weightsGiB = sharded(bytes.weights, 3) / kGiB;
+    m.gradientsGiB = sharded(bytes.gradients, 2) / kGiB;
     // ZeRO-Offload keeps the fp32 master and the moments in host memory (Ren et al. 2021).
-    m.optimizerGiB = config.offloadOptimizer ? 0.0 : params * bytes.optimizer / (config.zeroStage >= 1 ? d : 1) / kGiB;
+    m.optimizerGiB = config.offloadOptimizer ? 0.0 : sharded(bytes.optimizer, 1) / kGiB;
+    const double fp8Layers = config.fp8 ? stageLayerParamsPerGpu(model, t, p, stage, par.ep) : 0.0;
+    if (config.fp8 && detail::frameworkProfile(config.framework).fusedFp8Casts) {
+        // Transformer Engine keeps an FP8 copy of each linear weight and of its transpose (Hopper's FP8 GEMMs
+        // take only the "TN" layout): 2 B per parameter of the layers, beside the bf16 weights; ZeRO-3 shards them.
+        m.weightsGiB += 2 * fp8Layers / (config.zeroStage >= 3 ? d : 1) / kGiB;
+    }
 
-    const double s = shape.seq, b = shape.microBatch, h = model.hidden, V = model.vocab;
+    const double s = double(shape.seq) / par.cp, b = shape.microBatch, h = model.hidden, V = model.vocab;
     const double e = elementBytes(config.precision);
     const bool sp = config.sequenceParallel && t > 1;
     const double spDiv = sp ? t : 1;
@@ -70,13 +88,16 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
     const int v = effectiveVirtualStages(model, config, p, shape.microBatches);
     const double interleave = v > 1 ? 1 + double(p - 1) / (double(p) * v) : 1.0;
     const double inFlight = std::min(double(p - stage), double(shape.microBatches)) * interleave;
+    const int moeLayers = moeLayersOnStage(model, p, stage);
     double activations =
-        inFlight * layersOnStage(model.layers, p, stage) * layerActivationBytes(model, config, s, b, t);
+        inFlight * (layersOnStage(model.layers, p, stage) - moeLayers) * layerActivationBytes(model, config, s, b, t);
+    if (moeLayers > 0)
+        activations += inFlight * moeLayers * layerActivationBytes(model, config, s, b, t, true);
     if (config.recompute == workload::Recompute::Full) {
         // During backward one layer is re-run and holds its full activations (Korthikanti sec. 5).
         workload::TrainingConfig rerun = config;
         rerun.recompute = workload::Recompute::None;
-        activations += layerActivationBytes(model, rerun, s, b, t);
+        activations += layerActivationBytes(model, rerun, s, b, t, moeLayers > 0);
     }
     double temporary = 0;
     if (stage == 0 && hasDropout(model))
@@ -91,11 +112,19 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
     }
     if (amp) {
         // Autocast caches the half copy of every weight it casts, for the whole forward and backward.
-        temporary += params * 2;
+        temporary += params.total() * 2;
+    }
+    if (config.fp8 && !detail::frameworkProfile(config.framework).fusedFp8Casts) {
+        // torchao casts a layer's weights (and their transposes) when it runs: two layers' worth at a time.
+        const int layers = std::max(1, layersOnStage(model.layers, p, stage));
+        temporary += 2 * 2 * fp8Layers / layers;
     }
     if (config.zeroStage >= 3) {
         // ZeRO-3 gathers each layer's weights before use; the current layer and a prefetched one.
-        temporary += 2 * layerParamsPerGpu(model, t) * bytes.weights;
+        const double largest = moeLayers > 0 ? moeLayerSharedParamsPerGpu(model, t) +
+                                                   double(model.experts) / par.ep * expertParamsPerGpu(model, t)
+                                             : layerParamsPerGpu(model, t);
+        temporary += 2 * std::max(largest, layerParamsPerGpu(model, t)) * bytes.weights;
     }
     // The caching allocator keeps freed blocks of the per-step allocations (activations and transient
     // buffers churn every step, the states do not) and rounds requests up; measured peaks exceed the sum
@@ -128,6 +157,17 @@ MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload:
             worst = m;
     }
     return worst;
+}
+
+void checkExpertLayout(const workload::ModelSpec& model, const Parallelism& par)
+{
+    detail::checkExpertParallelism(model, par);
+}
+
+void checkContextLayout(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                        const Parallelism& par)
+{
+    detail::checkContextParallelism(model, config, par);
 }
 
 void checkInterleaving(const workload::ModelSpec& model, const workload::TrainingConfig& config, const Parallelism& par)

@@ -142,6 +142,37 @@ int effectiveVirtualStages(const workload::ModelSpec& model, const workload::Tra
     return canInterleave(model, config, pp, microBatches) ? config.virtualStages : 1;
 }
 
+void checkExpertParallelism(const workload::ModelSpec& model, const Parallelism& par)
+{
+    const auto bad = [](const std::string& what) { throw Error("", "ep", what); };
+    if (par.ep < 1)
+        bad(fmt::format("expected a positive integer, got {}", par.ep));
+    if (par.ep == 1)
+        return;
+    if (!model.isMoe())
+        bad(fmt::format("expert parallelism ({}) needs a mixture-of-experts model; '{}' is dense", par.ep, model.name));
+    if (model.experts % par.ep != 0)
+        bad(fmt::format("ep ({}) must divide the model's {} experts", par.ep, model.experts));
+    if (par.dp % par.ep != 0)
+        bad(fmt::format("ep ({}) must divide dp ({}): the experts are split over ranks of the data-parallel group",
+                        par.ep, par.dp));
+}
+
+void checkContextParallelism(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                             const Parallelism& par)
+{
+    const auto bad = [](const std::string& what) { throw Error("", "cp", what); };
+    if (par.cp < 1)
+        bad(fmt::format("expected a positive integer, got {}", par.cp));
+    if (par.cp == 1)
+        return;
+    if (!config.flashAttention)
+        bad(fmt::format("context parallelism ({}) runs ring attention on flash attention: set flash_attn", par.cp));
+    const int seq = config.seq > 0 ? config.seq : model.seq;
+    if (seq % (2 * par.cp) != 0)
+        bad(fmt::format("the sequence ({}) must split into 2 x cp = {} equal chunks", seq, 2 * par.cp));
+}
+
 bool hasDropout(const workload::ModelSpec& model)
 {
     // LLaMA-style models and MPT (llm-foundry: attn/resid dropout 0) train without dropout.
@@ -153,10 +184,54 @@ int layersOnStage(int layers, int pp, int stage)
     return layers / pp + (stage < layers % pp ? 1 : 0);
 }
 
-double stageParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int stage)
+int firstLayerOfStage(int layers, int pp, int stage)
+{
+    return stage * (layers / pp) + std::min(stage, layers % pp);
+}
+
+int moeLayersOnStage(const workload::ModelSpec& model, int pp, int stage)
+{
+    if (!model.isMoe())
+        return 0;
+    const int first = firstLayerOfStage(model.layers, pp, stage);
+    const int last = first + layersOnStage(model.layers, pp, stage); // exclusive
+    const int n = model.moeLayerInterval;
+    // Layers i with i % n == 0 in [first, last).
+    return (last + n - 1) / n - (first + n - 1) / n;
+}
+
+double moeLayerSharedParamsPerGpu(const workload::ModelSpec& model, int tp)
+{
+    const double h = model.hidden, f = model.ffnHidden;
+    // The dense layer less its MLP (its matrices and fc1 bias split by tp, fc2 bias replicated), plus the router.
+    const double mlpSharded = (model.gatedMlp ? 3 : 2) * h * f + (model.bias ? f : 0);
+    const double mlpReplicated = model.bias ? h : 0;
+    return layerParamsPerGpu(model, tp) - mlpSharded / tp - mlpReplicated + h * model.experts;
+}
+
+double expertParamsPerGpu(const workload::ModelSpec& model, int tp)
+{
+    const double h = model.hidden, f = model.expertFfn();
+    const double sharded = (model.gatedMlp ? 3 : 2) * h * f + (model.bias ? f : 0);
+    return sharded / tp + (model.bias ? h : 0);
+}
+
+double routedTokenFactor(const workload::ModelSpec& model)
+{
+    return model.capacityFactor > 0 ? model.topK * model.capacityFactor : double(model.topK);
+}
+
+StageParams stageParams(const workload::ModelSpec& model, int tp, int pp, int stage, int ep)
 {
     const double h = model.hidden;
-    double params = layersOnStage(model.layers, pp, stage) * layerParamsPerGpu(model, tp);
+    const int moe = moeLayersOnStage(model, pp, stage);
+    StageParams out;
+    double& params = out.dense;
+    params = (layersOnStage(model.layers, pp, stage) - moe) * layerParamsPerGpu(model, tp);
+    if (moe > 0) {
+        params += moe * moeLayerSharedParamsPerGpu(model, tp);
+        out.experts = moe * double(model.experts) / ep * expertParamsPerGpu(model, tp);
+    }
     if (stage == 0)
         params += double(model.vocab) * h / tp + double(model.positions) * h; // vocab-parallel embedding
     if (stage == pp - 1) {
@@ -165,34 +240,66 @@ double stageParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int s
         if (!model.tiedEmbeddings || pp > 1)
             params += double(model.vocab) * h / tp;
     }
+    return out;
+}
+
+double stageLayerParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int stage, int ep)
+{
+    const int moe = moeLayersOnStage(model, pp, stage);
+    double params = (layersOnStage(model.layers, pp, stage) - moe) * layerParamsPerGpu(model, tp);
+    if (moe > 0)
+        params +=
+            moe * (moeLayerSharedParamsPerGpu(model, tp) + double(model.experts) / ep * expertParamsPerGpu(model, tp));
     return params;
 }
 
+void checkFp8(const workload::TrainingConfig& config)
+{
+    if (config.fp8 && config.precision == Precision::FP32)
+        throw Error("", "fp8", "FP8 training keeps bf16/fp16 outside its GEMMs: it needs precision bf16 or fp16");
+}
+
+double stageParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int stage)
+{
+    return stageParams(model, tp, pp, stage, 1).total();
+}
+
 double layerActivationBytes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
-                            double microBatch, int tp)
+                            double microBatch, int tp, bool moe)
 {
     // Korthikanti et al. 2022, sec. 4.1: per layer sbh(34 + 5as/h) bytes in half precision; with tensor
     // parallelism the 24sbh of QKV/projection/MLP tensors and the 5as^2b of attention split, the 10sbh
     // of norm inputs and dropout masks do not, unless sequence parallelism splits them too (sec. 4.2.2).
     // Generalised: element size e, K/V of kv heads, MLP width f, gated MLP, no dropout for LLaMA-style models.
     const double e = elementBytes(config.precision);
-    const double s = seq, b = microBatch, h = model.hidden, a = model.heads, f = model.ffnHidden;
+    const double s = seq, b = microBatch, h = model.hidden, a = model.heads;
+    // An MoE layer's experts see each token k times (k x capacity factor when padded): their MLP activations
+    // are those of a dense MLP of width k f_e (docs/models/moe.md).
+    const double f = moe ? routedTokenFactor(model) * model.expertFfn() : model.ffnHidden;
     const double g = double(model.kvHeads) / model.heads;
     const double sbh = s * b * h;
     const bool dropout = hasDropout(model);
     const bool sp = config.sequenceParallel && tp > 1;
+    // Megatron-Core's MoE layer also keeps the router's fp32 logits and probabilities (E per token, split by
+    // sequence parallelism), the permuted expert input (k tokens per token, gathered over the tp group before the
+    // expert GEMMs, so not split) and the expert output that the combine weights by the probabilities.
+    const double router = moe ? 2 * 4 * s * b * model.experts / (sp ? tp : 1) : 0.0;
+    const double routed = moe ? 2 * elementBytes(config.precision) * routedTokenFactor(model) * sbh : 0.0;
 
     if (config.recompute == Recompute::Full) {
         // Only each layer's input is kept (Korthikanti sec. 5: 2sbh per layer, split by t with SP).
         return e * sbh / (sp ? tp : 1);
     }
+    if (moe && config.recompute != Recompute::SelectiveOp)
+        return layerActivationBytes(model, config, seq, microBatch, tp, false) +
+               (f - model.ffnHidden) * (model.gatedMlp ? 4 : 2) * e * s * b / tp + router + routed;
     if (config.recompute == Recompute::SelectiveOp) {
         // torchtitan's op-level policy saves the outputs of the attention kernel (with its fp32 log-sum-exp)
         // and of every second matmul; everything else is re-run from the layer input, which is kept.
         const double matmulOutputs =
             e * sbh * (1 + 2 * g) + e * sbh + (model.gatedMlp ? 2 : 1) * e * s * b * f + e * sbh;
         const double sharded = 0.5 * matmulOutputs + e * sbh + 4 * a * s * b;
-        return sharded / tp + e * sbh / (sp ? tp : 1);
+        return sharded / tp + e * sbh / (sp ? tp : 1) + router + routed;
     }
 
     // Norm inputs (2), QKV input, MLP input; two dropout masks of one byte. Under autocast the norm
@@ -218,16 +325,28 @@ double layerActivationBytes(const workload::ModelSpec& model, const workload::Tr
     return sharded / tp + replicated / (sp ? tp : 1);
 }
 
-double layerForwardFlopsPerToken(const workload::ModelSpec& model, double seq)
+namespace {
+
+/** Weight-matrix multiply-adds per token of one layer: an MoE layer's router and its top-k experts (padding to
+ * the capacity is work the hardware does but not model FLOPs, and is left to the time model). */
+double layerMatrixMacsPerToken(const workload::ModelSpec& model, bool moe)
+{
+    const double h = model.hidden;
+    const double mlpWidth = moe ? double(model.topK) * model.expertFfn() : double(model.ffnHidden);
+    return 2 * h * h + 2 * h * kvWidth(model) + (model.gatedMlp ? 3 : 2) * h * mlpWidth +
+           (moe ? h * model.experts : 0.0);
+}
+
+} // namespace
+
+double layerForwardFlopsPerToken(const workload::ModelSpec& model, double seq, bool moe)
 {
     // 2 FLOPs per multiply-add of every weight matrix, plus Q K^T and attention x V: 2 * 2 * s * h
     // (Narayanan et al. 2021, appendix; the causal mask is not discounted, as there).
-    const double h = model.hidden;
-    const double matrices = 2 * h * h + 2 * h * kvWidth(model) + (model.gatedMlp ? 3 : 2) * h * model.ffnHidden;
-    return 2 * matrices + 4 * seq * h;
+    return 2 * layerMatrixMacsPerToken(model, moe) + 4 * seq * model.hidden;
 }
 
-double layerRecomputeFlopsPerToken(const workload::ModelSpec& model, double seq, Recompute recompute)
+double layerRecomputeFlopsPerToken(const workload::ModelSpec& model, double seq, Recompute recompute, bool moe)
 {
     switch (recompute) {
     case Recompute::None:
@@ -235,12 +354,10 @@ double layerRecomputeFlopsPerToken(const workload::ModelSpec& model, double seq,
     case Recompute::Selective:
         return 4 * seq * model.hidden; // only the attention core is re-executed (Korthikanti sec. 5)
     case Recompute::Full:
-        return layerForwardFlopsPerToken(model, seq);
-    case Recompute::SelectiveOp: {
+        return layerForwardFlopsPerToken(model, seq, moe);
+    case Recompute::SelectiveOp:
         // Every second matmul is re-run (half the weight-matrix FLOPs); the attention output is saved.
-        const double h = model.hidden;
-        return 0.5 * 2 * (2 * h * h + 2 * h * kvWidth(model) + (model.gatedMlp ? 3 : 2) * h * model.ffnHidden);
-    }
+        return 0.5 * 2 * layerMatrixMacsPerToken(model, moe);
     }
     return 0;
 }
@@ -256,6 +373,19 @@ double ringAllReduceS(double bytes, int n, const hardware::Link& link)
         return 0;
     const double steps = 2.0 * (n - 1);
     return steps / n * bytes / (link.bandwidthGBps * 1e9) + steps * link.latencyUs * 1e-6;
+}
+
+double allToAllS(double bytes, int n, int ranksPerNode, const hardware::Link& intraNode,
+                 const hardware::Link& interNode)
+{
+    if (n <= 1 || bytes <= 0)
+        return 0;
+    const int local = std::clamp(ranksPerNode, 1, n);
+    const double share = bytes / n;
+    const double intraS = (local - 1) * share / (intraNode.bandwidthGBps * 1e9);
+    const double interS = (n - local) * share / (interNode.bandwidthGBps * 1e9);
+    const double latencyS = (local - 1) * intraNode.latencyUs * 1e-6 + (n - local) * interNode.latencyUs * 1e-6;
+    return std::max(intraS, interS) + latencyS;
 }
 
 double transferS(double bytes, const hardware::Link& link)

@@ -58,24 +58,71 @@ bool canInterleave(const workload::ModelSpec& model, const workload::TrainingCon
 int effectiveVirtualStages(const workload::ModelSpec& model, const workload::TrainingConfig& config, int pp,
                            int microBatches);
 
+/**
+ * Expert parallelism's preconditions (Megatron-Core's): ep >= 1; ep > 1 only for an MoE model, dividing its
+ * number of experts and the data-parallel size. Throws orrery::Error naming `ep` otherwise.
+ */
+void checkExpertParallelism(const workload::ModelSpec& model, const Parallelism& par);
+
+/** Context parallelism's preconditions (see estimate::checkContextLayout); throws orrery::Error naming `cp`. */
+void checkContextParallelism(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                             const Parallelism& par);
+
 /** Layers on pipeline stage `stage` of `pp` (the first l mod p stages get one more). */
 int layersOnStage(int layers, int pp, int stage);
 
-/** Per-GPU parameter count of a pipeline stage, embedding on the first, final norm and head on the last. */
+/** The first layer of pipeline stage `stage` of `pp`. */
+int firstLayerOfStage(int layers, int pp, int stage);
+/** MoE layers on pipeline stage `stage` of `pp` (0 for a dense model). */
+int moeLayersOnStage(const workload::ModelSpec& model, int pp, int stage);
+
+/** Parameters of one MoE layer on one GPU of a tp group that every data-parallel rank holds: attention, norms
+ * and the router (replicated over tp). */
+double moeLayerSharedParamsPerGpu(const workload::ModelSpec& model, int tp);
+/** Parameters of one expert on one GPU of a tp group (experts are tensor-parallel like the dense MLP). */
+double expertParamsPerGpu(const workload::ModelSpec& model, int tp);
+/**
+ * Tokens an expert's GEMMs run per token of the micro-batch, summed over the experts: top-k when dropless,
+ * k x capacity factor when experts are padded to their capacity (docs/models/moe.md).
+ */
+double routedTokenFactor(const workload::ModelSpec& model);
+
+/** Per-GPU parameters of a pipeline stage: those every data-parallel rank holds, and the experts (split ep ways). */
+struct StageParams
+{
+    double dense = 0;   ///< replicated over the data-parallel group (embedding, attention, norms, dense MLPs, routers)
+    double experts = 0; ///< this rank's experts: E / ep of each MoE layer; replicated over dp / ep ranks
+    double total() const { return dense + experts; }
+};
+StageParams stageParams(const workload::ModelSpec& model, int tp, int pp, int stage, int ep);
+/** Per-GPU parameters of a stage's transformer layers only (what FP8 training casts: no embedding, no head). */
+double stageLayerParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int stage, int ep);
+/** FP8 training's preconditions: bf16/fp16 compute. Throws orrery::Error naming `fp8`. */
+void checkFp8(const workload::TrainingConfig& config);
+/** Per-GPU parameter count of a pipeline stage, embedding on the first, final norm and head on the last (ep = 1). */
 double stageParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int stage);
 
-/** Activation bytes one transformer layer stores for backward, one micro-batch, one GPU. */
+/** Activation bytes one transformer layer (an MoE layer when `moe`) stores for backward, one micro-batch, one GPU. */
 double layerActivationBytes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
-                            double microBatch, int tp);
-/** Forward FLOPs of one transformer layer for one token (whole layer, not per GPU). */
-double layerForwardFlopsPerToken(const workload::ModelSpec& model, double seq);
+                            double microBatch, int tp, bool moe = false);
+/** Forward FLOPs of one transformer layer for one token (whole layer, not per GPU); an MoE layer runs its router and
+ * top-k experts. */
+double layerForwardFlopsPerToken(const workload::ModelSpec& model, double seq, bool moe = false);
 /** Extra forward FLOPs per token per layer that the recomputation policy re-executes in backward. */
-double layerRecomputeFlopsPerToken(const workload::ModelSpec& model, double seq, workload::Recompute recompute);
+double layerRecomputeFlopsPerToken(const workload::ModelSpec& model, double seq, workload::Recompute recompute,
+                                   bool moe = false);
 /** Forward FLOPs of the output head for one token. */
 double headForwardFlopsPerToken(const workload::ModelSpec& model);
 
 /** Seconds of a ring all-reduce of `bytes` over `n` ranks on `link`: 2(n-1)/n * bytes / bw + 2(n-1) latencies. */
 double ringAllReduceS(double bytes, int n, const hardware::Link& link);
+/**
+ * Seconds of an all-to-all in which each of `n` ranks sends `bytes` in all, an equal share to every rank
+ * (itself included), `ranksPerNode` of the group sharing a node: the shares to the node's other ranks go over
+ * `intraNode`, those to other nodes over the rank's own NIC (`interNode`), both at once; one latency per peer.
+ */
+double allToAllS(double bytes, int n, int ranksPerNode, const hardware::Link& intraNode,
+                 const hardware::Link& interNode);
 /** Seconds of a point-to-point transfer. */
 double transferS(double bytes, const hardware::Link& link);
 

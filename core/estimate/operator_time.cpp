@@ -19,8 +19,8 @@ namespace {
 // functional tests of data/validation (single-node, small models: host-bound), the eager ones to the
 // Hugging Face Trainer rows.
 constexpr std::array kProfiles{
-    FrameworkProfile{"megatron", true, 130, 20, false},
-    FrameworkProfile{"deepspeed", true, 30, 20, true},
+    FrameworkProfile{"megatron", true, 130, 20, false, false, true, false, true},
+    FrameworkProfile{"deepspeed", true, 30, 20, true, false, true, false, true},
     FrameworkProfile{"fsdp", false, 25, 10, true, false, true, true},
     FrameworkProfile{"hf", false, 30, 40, true, false, false, true},
     FrameworkProfile{"litgpt", false, 25, 10, true},
@@ -70,6 +70,7 @@ KernelRates kernelRates(const hardware::GpuType& gpu, Precision precision)
     r.launchGapS = c.kernelFloorUs * 1e-6;
     r.elementBytes = elementBytes(precision);
     r.misaligned = c.misalignedGemmEfficiency;
+    r.fp8Speedup = precision == Precision::FP32 ? 0.0 : c.fp8GemmSpeedup;
     return r;
 }
 
@@ -95,8 +96,10 @@ double gemmS(const KernelRates& r, double m, double n, double k, double batch, b
 }
 
 PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
-                         double microBatch, int tp, const KernelRates& r, const FrameworkProfile& profile)
+                         double microBatch, int tp, const KernelRates& r, const FrameworkProfile& profile, bool moe,
+                         int ep, int cp)
 {
+    moe = moe && model.isMoe();
     const double s = seq, b = microBatch, t = tp, T = s * b;
     const double h = model.hidden, a = model.heads, d = model.headDim();
     const double kv = double(model.kvHeads) * d, f = model.ffnHidden;
@@ -116,11 +119,37 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
         double m, n, k, batch;
     };
     const double up = (model.gatedMlp ? 2 : 1) * f / t;
-    std::array<Shape, 4> dense{{{T, (h + 2 * kv) / t, h, 1}, {T, h, h / t, 1}, {T, up, h, 1}, {T, h, f / t, 1}}};
+    std::array<Shape, 5> dense{{{T, (h + 2 * kv) / t, h, 1}, {T, h, h / t, 1}, {T, up, h, 1}, {T, h, f / t, 1}}};
+    // MoE layer: the router's (T x E x h) GEMM on the rank's tokens (split by sequence parallelism), then each of
+    // the E / ep local experts runs its share of the k T tokens the rank receives (k T ep / E on average, as the
+    // load-balancing loss keeps the experts even; padded to the capacity when there is one) through its MLP,
+    // gathered over the tp group: a grouped GEMM (Megatron-Core's TE GroupedLinear, one GEMM per local expert).
+    const double localExperts = moe ? double(model.experts) / ep : 0.0;
+    const double fT = moe ? routedTokenFactor(model) * model.expertFfn() : f; // MLP width x tokens, per token
+    if (moe) {
+        const double fe = model.expertFfn();
+        const double tokensPerExpert = routedTokenFactor(model) * T / localExperts;
+        const double upE = (model.gatedMlp ? 2 : 1) * fe / t;
+        dense[2] = {tokensPerExpert, upE, h, localExperts};
+        dense[3] = {tokensPerExpert, h, fe / t, localExperts};
+        dense[4] = {T / (sp ? t : 1), double(model.experts), h, 1};
+    }
+    // FP8 training: the four linear GEMMs (and their backward) at the GPU's fp8 rate on 1-byte operands; the
+    // router stays in the compute precision (docs/models/fp8.md).
+    const bool fp8 = config.fp8 && r.fp8Speedup > 0;
+    KernelRates r8 = r;
+    if (fp8) {
+        r8.gemmFlops = r.gemmFlops * r.fp8Speedup;
+        r8.elementBytes = 1;
+    }
     double gemmFwd = 0, gemmBwd = 0;
-    for (const Shape& g : dense) {
-        gemmFwd += gemmS(r, g.m, g.n, g.k, g.batch);
-        gemmBwd += gemmS(r, g.m, g.k, g.n, g.batch) + gemmS(r, g.k, g.n, g.m, g.batch);
+    for (std::size_t i = 0; i < dense.size(); ++i) {
+        const Shape& g = dense[i];
+        if (g.m <= 0)
+            continue;
+        const KernelRates& rg = i < 4 ? r8 : r;
+        gemmFwd += gemmS(rg, g.m, g.n, g.k, g.batch);
+        gemmBwd += gemmS(rg, g.m, g.k, g.n, g.batch) + gemmS(rg, g.k, g.n, g.m, g.batch);
     }
     double attnFwd = 0, attnBwd = 0;
     const double heads = b * a / t;
@@ -128,8 +157,10 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
         // Flash attention: one kernel each way; the forward does Q K^T and P V (4 s^2 d per head), the
         // backward re-forms P and runs 5 products (2.5x the forward, Dao 2023); causal masking skips
         // the upper half of the blocks. Its tiles run at the large-GEMM rate over (s x s x d) shapes.
+        // Ring attention (context parallelism) runs cp such blocks per pass, one per chunk of keys; Megatron-Core
+        // splits the sequence into 2 cp chunks so that every rank has the same causal share.
         const double work = causal(model) ? 0.5 : 1.0;
-        attnFwd = work * 2 * gemmS(r, s, s, d, heads, true);
+        attnFwd = work * 2 * gemmS(r, s, s, d, heads * cp, true);
         attnBwd = 2.5 * attnFwd;
     } else {
         attnFwd = gemmS(r, s, s, d, heads, true) + gemmS(r, s, d, s, heads, true);
@@ -141,9 +172,9 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
     Stream fwd;
     const double dropMask = dropout ? 1.0 : 0.0;
     if (fused) {
-        fwd.add(2 * 2 * eRes * hs * T, 2);                    // 2 layer norms (read, write)
-        fwd.add(2 * (3 * eRes + dropMask) * hs * T, 2);       // 2 bias-dropout-add (x, residual -> out, mask)
-        fwd.add((model.gatedMlp ? 3 : 2) * e * f / t * T, 1); // bias-activation (or SwiGLU)
+        fwd.add(2 * 2 * eRes * hs * T, 2);                     // 2 layer norms (read, write)
+        fwd.add(2 * (3 * eRes + dropMask) * hs * T, 2);        // 2 bias-dropout-add (x, residual -> out, mask)
+        fwd.add((model.gatedMlp ? 3 : 2) * e * fT / t * T, 1); // bias-activation (or SwiGLU)
     } else {
         if (model.family == "llama" && profile.eagerLlamaOps) {
             // Eager RMSNorm (Hugging Face's LlamaRMSNorm, litgpt's): upcast to fp32, square, mean, scale by
@@ -155,7 +186,7 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
             fwd.add(2 * 2 * eRes * hs * T, 2); // 2 layer norms (one native kernel each)
         }
         fwd.add(2 * ((dropout ? 2 * e + 1 : 0) + 3 * eRes) * hs * T, dropout ? 4 : 2); // dropout, residual add
-        fwd.add((model.gatedMlp ? 5 : 2) * e * f / t * T, model.gatedMlp ? 2 : 1);     // activation (and gate product)
+        fwd.add((model.gatedMlp ? 5 : 2) * e * fT / t * T, model.gatedMlp ? 2 : 1);    // activation (and gate product)
         fwd.add(2 * e * (h + 2 * kv) / t * T + 2 * e * h / t * T, 4);                  // head split/merge copies
     }
     // Rotary embedding of q and k: one fused kernel, or eager rotate-half (x cos, the negated half, the
@@ -177,12 +208,45 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
     }
     if (amp) {
         // Autocast casts each weight to half once per forward (and the cast is re-run in a recomputed pass).
-        const double weights = layerParamsPerGpu(model, tp);
+        const double weights =
+            moe ? moeLayerSharedParamsPerGpu(model, tp) + localExperts * expertParamsPerGpu(model, tp)
+                : layerParamsPerGpu(model, tp);
         fwd.add(6 * weights, 6);
     }
-    const int gemmKernels = 4 + (flash ? 1 : 2) + (tp > 1 ? 2 : 0);
+    if (fp8) {
+        // Each linear GEMM's input is cast to FP8 (read in the compute precision, write 1 byte): the norm outputs
+        // (h wide), the attention output (h / t) and the activation output (f / t). Transformer Engine fuses the
+        // casts into the norm and activation kernels (one separate cast, the attention output's); torchao runs an
+        // amax and a cast kernel per input and re-casts the layer's weights (read 2 + amax 2, write 1 bytes per
+        // parameter) every forward. The backward's gradient casts come with the doubled backward traffic.
+        const double castBytes = (e + 1) * T * (2 * h + h / t + fT / t);
+        if (profile.fusedFp8Casts) {
+            fwd.add(castBytes, 1);
+        } else {
+            const double weights =
+                moe ? moeLayerSharedParamsPerGpu(model, tp) + localExperts * expertParamsPerGpu(model, tp)
+                    : layerParamsPerGpu(model, tp);
+            fwd.add(castBytes, 8);
+            fwd.add(5 * weights, 8);
+        }
+    }
+    // Ring attention issues one attention kernel and one send/receive per step.
+    int gemmKernels = 4 + (flash ? 1 : 2) * cp + (cp > 1 ? cp - 1 : 0) + (tp > 1 ? 2 : 0);
+    if (moe) {
+        // Router: softmax, top-k and the load-balancing loss over the fp32 logits (T x E). Dispatch: permute the
+        // k copies of each token by expert and unpermute them after the experts, each reading and writing
+        // k T h elements (one fused kernel each with Megatron-Core's permute fusion, several in eager code).
+        const double rankTokens = T / (sp ? t : 1);
+        fwd.add(3 * 4 * rankTokens * model.experts, fused ? 3 : 6);
+        fwd.add(2 * 2 * e * routedTokenFactor(model) * T * h, fused ? 2 : 6);
+        // GEMMs: the two MLP GEMMs become one per local expert, plus the router's; the dispatch and combine
+        // all-to-alls (and their gather/scatter over the tp group) are operators the host issues too.
+        gemmKernels += 2 * (int(localExperts) - 1) + 1 + (ep > 1 ? 2 : 0) + (tp > 1 ? 2 : 0);
+    }
 
     PassTimes out;
+    out.attentionForwardS = attnFwd;
+    out.attentionBackwardS = attnBwd;
     out.forwardS = gemmFwd + attnFwd + streamS(r, fwd);
     Stream bwd{2 * fwd.bytes, 2 * fwd.kernels};
     out.backwardS = gemmBwd + attnBwd + streamS(r, bwd);

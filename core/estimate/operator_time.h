@@ -33,6 +33,10 @@ struct FrameworkProfile
      *  rotate-half, torchtitan's 2024 models, a plain PyTorch model) rather than fused ones (litgpt's
      *  published runs use flash-attn's fused RMSNorm and rotary). */
     bool eagerLlamaOps = false;
+    /** FP8 through Transformer Engine: the casts to FP8 fused into the norm and activation kernels, FP8 weight
+     *  copies (and their transposes) cast once per iteration and kept; otherwise torchao-style dynamic scaling,
+     *  an amax and a cast kernel per GEMM input and the weights re-cast every forward (docs/models/fp8.md). */
+    bool fusedFp8Casts = false;
 };
 
 const FrameworkProfile& frameworkProfile(workload::Framework framework);
@@ -48,6 +52,7 @@ struct KernelRates
     double launchGapS = 0;   ///< GPU-side gap per kernel
     double elementBytes = 2; ///< activation element
     double misaligned = 0.5; ///< rate factor of a GEMM with a dimension off the 16-byte alignment
+    double fp8Speedup = 0;   ///< FP8 GEMM rate over gemmFlops; 0: no FP8 tensor cores
 };
 
 KernelRates kernelRates(const hardware::GpuType& gpu, workload::Precision precision);
@@ -70,17 +75,27 @@ double gemmS(const KernelRates& r, double m, double n, double k, double batch = 
 struct PassTimes
 {
     double forwardS = 0;
-    double backwardS = 0;  ///< gradient pass only
-    double recomputeS = 0; ///< forward work re-run during backward
-    double hostS = 0;      ///< CPU time to issue forward + backward + recomputation
-    int kernels = 0;       ///< GPU kernels of forward + backward + recomputation
+    double backwardS = 0;          ///< gradient pass only
+    double recomputeS = 0;         ///< forward work re-run during backward
+    double hostS = 0;              ///< CPU time to issue forward + backward + recomputation
+    int kernels = 0;               ///< GPU kernels of forward + backward + recomputation
+    double attentionForwardS = 0;  ///< part of forwardS: the attention kernels (what ring attention overlaps)
+    double attentionBackwardS = 0; ///< part of backwardS: the attention kernels
     double gpuS() const { return forwardS + backwardS + recomputeS; }
     /** The pass cannot run faster than the host issues it. */
     double wallS() const { return gpuS() > hostS ? gpuS() : hostS; }
 };
 
+/**
+ * One transformer layer. `moe`: an MoE layer of an MoE model, its experts split over `ep` ranks: the router, the
+ * token permutation and the grouped expert GEMMs replace the MLP (docs/models/moe.md); the all-to-all exchange
+ * is the caller's (it depends on the links). `seq` is the rank's share of the sequence; with context parallelism
+ * `cp` > 1 its queries attend to the keys of all cp chunks (ring attention: cp flash blocks of seq x seq); the key
+ * and value exchange is the caller's.
+ */
 PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
-                         double microBatch, int tp, const KernelRates& rates, const FrameworkProfile& profile);
+                         double microBatch, int tp, const KernelRates& rates, const FrameworkProfile& profile,
+                         bool moe = false, int ep = 1, int cp = 1);
 PassTimes headPassTimes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,
                         double microBatch, int tp, const KernelRates& rates, const FrameworkProfile& profile);
 PassTimes embeddingPassTimes(const workload::ModelSpec& model, const workload::TrainingConfig& config, double seq,

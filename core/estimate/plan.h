@@ -10,13 +10,25 @@
 
 namespace orrery::estimate {
 
-/** Degrees of parallelism; N = dp * tp * pp GPUs. */
+/** Degrees of parallelism; N = dp * tp * pp * cp GPUs. */
 struct Parallelism
 {
     int dp = 1;
     int tp = 1;
     int pp = 1;
-    int gpus() const { return dp * tp * pp; }
+    /**
+     * Expert parallelism (Megatron-Core's expert-model-parallel size): an MoE layer's experts are split over
+     * ep ranks of the data-parallel group (ep divides dp and the number of experts), which exchange tokens by
+     * all-to-all; it adds no GPUs. 1 for dense models (docs/models/moe.md).
+     */
+    int ep = 1;
+    /**
+     * Context parallelism (Megatron-Core's cp, ring attention): each sequence is split over cp ranks, which pass
+     * the keys and values around a ring during attention. Ranks are laid out tp, cp, dp, pp (innermost first);
+     * N = dp * tp * pp * cp (docs/models/context-parallel.md).
+     */
+    int cp = 1;
+    int gpus() const { return dp * tp * pp * cp; }
     bool operator==(const Parallelism&) const = default;
 };
 
@@ -116,6 +128,8 @@ struct PlanOptions
 {
     MemoryMode mode = MemoryMode::Full;
     bool allowPipeline = false; ///< enumerate pp > 1 too
+    /** Enumerate cp = 2, 4, 8, 16 too (with flash attention, sequences divisible by 2 cp). */
+    bool allowContextParallel = false;
     int maxGpus = 1024;
     PlanRank rank = PlanRank::Frenzy;
 };
@@ -138,6 +152,21 @@ MemoryBreakdown estimateStageMemory(const workload::ModelSpec& model, const work
  */
 void checkInterleaving(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                        const Parallelism& par);
+
+/**
+ * Throws orrery::Error (field `ep`) when `par.ep` cannot split the model's experts: ep > 1 needs an MoE model
+ * whose number of experts and data-parallel size ep divides (Megatron-Core's constraints). The estimators
+ * check this too.
+ */
+void checkExpertLayout(const workload::ModelSpec& model, const Parallelism& par);
+
+/**
+ * Throws orrery::Error (field `cp`) when the config cannot run context parallelism `par.cp`: cp > 1 needs flash
+ * attention (ring attention is Transformer Engine's fused attention) and a sequence divisible by 2 cp
+ * (Megatron-Core's load-balanced split). The estimators check this too.
+ */
+void checkContextLayout(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                        const Parallelism& par);
 
 /** As below, with 8 GPUs per node (the data-parallel group crosses nodes when dp * tp > 8). */
 ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,

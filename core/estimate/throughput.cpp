@@ -16,11 +16,16 @@ double hardwareFlopsPerIteration(const workload::ModelSpec& model, const workloa
     // Narayanan et al. 2021, eq. (3): forward + backward = 3 forward passes; recomputation adds
     // the re-run part of a forward. For GPT shapes this is 72 B s l h^2 (1 + s/6h + V/12lh) without
     // recomputation and 96 B s l h^2 (1 + s/6h + V/16lh) with full recomputation.
+    // An MoE layer counts its router and the top-k experts each token runs (docs/models/moe.md).
     const double s = config.seq > 0 ? config.seq : model.seq;
     const double tokens = double(config.globalBatch) * s;
-    const double layer =
-        3 * layerForwardFlopsPerToken(model, s) + layerRecomputeFlopsPerToken(model, s, config.recompute);
-    return tokens * (model.layers * layer + 3 * headForwardFlopsPerToken(model));
+    const auto layer = [&](bool moe) {
+        return 3 * layerForwardFlopsPerToken(model, s, moe) +
+               layerRecomputeFlopsPerToken(model, s, config.recompute, moe);
+    };
+    const int moeLayers = model.moeLayerCount();
+    const double layers = (model.layers - moeLayers) * layer(false) + (moeLayers > 0 ? moeLayers * layer(true) : 0.0);
+    return tokens * (layers + 3 * headForwardFlopsPerToken(model));
 }
 
 double modelFlopsPerIteration(const workload::ModelSpec& model, const workload::TrainingConfig& config)
@@ -80,18 +85,25 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         throw Error("", "batch", fmt::format("the global batch must be >= 1 (got {})", config.globalBatch));
     if (config.virtualStages < 1)
         throw Error("", "virtual_stages", fmt::format("expected a positive integer, got {}", config.virtualStages));
-    const int t = par.tp, d = par.dp, p = par.pp;
+    checkExpertParallelism(model, par);
+    checkContextParallelism(model, config, par);
+    checkFp8(config);
+    const int t = par.tp, d = par.dp, p = par.pp, ep = par.ep, cp = par.cp;
+    // The ranks that hold the same weights and reduce their gradients: dp x cp (Megatron-Core's order tp, cp, dp).
+    const int dr = d * cp;
     const BatchShape shape = batchShape(model, config, d);
     const int virtualStages = effectiveVirtualStages(model, config, p, shape.microBatches);
-    const double s = shape.seq, b = shape.microBatch;
+    // Per rank: its 1/cp of each sequence (context parallelism).
+    const double s = double(shape.seq) / cp, b = shape.microBatch;
     const double tokens = s * b;
     const double e = elementBytes(config.precision);
     const bool full = config.recompute == workload::Recompute::Full;
     const FrameworkProfile& profile = frameworkProfile(config.framework);
     // Megatron's rank order: tp innermost, then dp, then pp.
     const bool tpCrossesNodes = t > gpusPerNode;
-    const bool dpCrossesNodes = t * d > gpusPerNode;
-    const bool ppCrossesNodes = stagesOnSeparateNodes || t * d >= gpusPerNode;
+    const bool dpCrossesNodes = t * dr > gpusPerNode;
+    const bool ppCrossesNodes = stagesOnSeparateNodes || t * dr >= gpusPerNode;
+    const bool cpCrossesNodes = t * cp > gpusPerNode;
     const StateBytes bytes = stateBytes(config);
 
     double slowestMicroBatchS = 0, slowestDpS = 0, slowestStepS = 0, slowestBackwardS = 0, peakSum = 0;
@@ -100,12 +112,20 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         const hardware::GpuType& gpu = *stages[static_cast<std::size_t>(i)].gpu;
         const hardware::Link& intra = stages[static_cast<std::size_t>(i)].intraNode;
         const KernelRates rates = kernelRates(gpu, config.precision);
+        if (config.fp8 && rates.fp8Speedup <= 0)
+            throw Error("", "fp8", fmt::format("{} has no FP8 tensor cores", gpu.name));
         const int layers = layersOnStage(model.layers, p, i);
+        const int moeLayers = moeLayersOnStage(model, p, i);
+        const int denseLayers = layers - moeLayers;
         // Operator-level time of one micro-batch: every layer's GEMMs, attention and memory-bound kernels,
-        // never faster than the host can issue them (docs/models/throughput.md).
-        const PassTimes layer = layerPassTimes(model, config, s, b, t, rates, profile);
-        double compute = layers * layer.wallS();
-        double backward = layers * (layer.backwardS + layer.recomputeS);
+        // never faster than the host can issue them (docs/models/throughput.md); MoE layers with their router,
+        // token permutation and local experts (docs/models/moe.md).
+        const PassTimes layer = layerPassTimes(model, config, s, b, t, rates, profile, false, 1, cp);
+        const PassTimes moeLayer =
+            moeLayers > 0 ? layerPassTimes(model, config, s, b, t, rates, profile, true, ep, cp) : PassTimes{};
+        double compute = denseLayers * layer.wallS() + moeLayers * moeLayer.wallS();
+        double backward =
+            denseLayers * (layer.backwardS + layer.recomputeS) + moeLayers * (moeLayer.backwardS + moeLayer.recomputeS);
         if (i == 0) {
             const PassTimes embedding = embeddingPassTimes(model, config, s, b, t, rates, profile);
             compute += embedding.wallS();
@@ -121,42 +141,90 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         // by a reduce-scatter + all-gather of the same volume (Korthikanti sec. 4.2.2). A group larger than
         // a node runs its ring over the inter-node link, on one NIC per rank of the node.
         const hardware::Link tpLink = tpCrossesNodes ? dataParallelLink(interNode, intra, 1, t, gpusPerNode) : intra;
-        const double tpS = layers * (full ? 6 : 4) * ringAllReduceS(e * tokens * model.hidden, t, tpLink);
+        const double tpCollectiveS = ringAllReduceS(e * tokens * model.hidden, t, tpLink);
+        double tpS = denseLayers * (full ? 6 : 4) * tpCollectiveS;
+        double expertExchangeS = 0;
+        if (moeLayers > 0) {
+            // An MoE layer's experts gather the k routed copies of the tokens over the tp group and
+            // reduce-scatter their outputs (Megatron-Core's all-to-all dispatcher with tp > 1 requires sequence
+            // parallelism): the MLP's collective carries k times the volume, the attention's is unchanged.
+            const double routed = routedTokenFactor(model);
+            tpS += moeLayers * (full ? 3 : 2) * (1 + routed) * tpCollectiveS;
+            // Dispatch and combine: each rank sends the k copies of its T / t tokens to the ranks holding their
+            // experts and gets them back, forward and backward (and once more in a recomputed forward). The ep
+            // group is ep consecutive data-parallel ranks, t apart: gpusPerNode / t of them share a node and
+            // exchange over NVLink, the rest cross the network, each rank on its own NIC.
+            const int epPerNode = std::max(1, gpusPerNode / (t * cp));
+            expertExchangeS = moeLayers * (full ? 6 : 4) *
+                              allToAllS(e * routed * tokens * model.hidden / t, ep, epPerNode, intra, interNode);
+        }
         // Pipeline: activation forward, its gradient backward; split t ways by the scatter/gather optimisation.
         // Interleaving sends each micro-batch across every rank v times (Narayanan et al. 2021, sec. 2.2.2).
         const double p2pS =
             p > 1 ? 2 * virtualStages * transferS(e * tokens * model.hidden / t, ppCrossesNodes ? interNode : intra)
                   : 0.0;
-        slowestMicroBatchS = std::max(slowestMicroBatchS, compute + tpS + p2pS);
+        // Context parallelism (ring attention, Liu et al. 2023; Megatron-Core through Transformer Engine): in each
+        // of cp - 1 steps a rank passes the K and V of one chunk (its tokens' kv heads, split by tp) to the next
+        // rank of the ring while it computes attention on the chunk it holds; backward passes K, V and their
+        // gradients (twice the bytes). Only a transfer longer than its step's attention is exposed.
+        double contextExchangeS = 0;
+        if (cp > 1) {
+            const double kvBytes = 2 * e * tokens * double(model.kvHeads) * model.headDim() / t;
+            const double stepS = transferS(kvBytes, cpCrossesNodes ? interNode : intra);
+            const double forwardExposed = (cp - 1) * std::max(0.0, stepS - layer.attentionForwardS / cp);
+            const double backwardExposed = (cp - 1) * std::max(0.0, 2 * stepS - layer.attentionBackwardS / cp);
+            contextExchangeS = layers * ((full ? 2 : 1) * forwardExposed + backwardExposed);
+        }
+        slowestMicroBatchS = std::max(slowestMicroBatchS, compute + tpS + expertExchangeS + contextExchangeS + p2pS);
         slowestBackwardS = std::max(slowestBackwardS, backward);
 
-        const double params = stageParamsPerGpu(model, t, p, i);
-        const hardware::Link dpLink = dpCrossesNodes ? dataParallelLink(interNode, intra, t, d, gpusPerNode) : intra;
-        if (config.zeroStage >= 3 && d > 1) {
+        const StageParams params = stageParams(model, t, p, i, ep);
+        const hardware::Link dpLink = dpCrossesNodes ? dataParallelLink(interNode, intra, t, dr, gpusPerNode) : intra;
+        // The experts' gradients are reduced over the dp / ep ranks that hold the same experts, t x ep apart.
+        const hardware::Link edpLink =
+            dpCrossesNodes ? dataParallelLink(interNode, intra, t * ep, dr / ep, gpusPerNode) : intra;
+        if (config.zeroStage >= 3 && dr > 1) {
             // ZeRO-3 / FSDP per layer and micro-batch: an all-gather of the layer's weights before its forward,
             // another before its backward, and a reduce-scatter of its gradients after it; each prefetched
             // under the neighbouring layer's compute, so only what the compute cannot cover is exposed
-            // (a ring all-gather or reduce-scatter moves half an all-reduce's volume).
-            const double layerBytes = layerParamsPerGpu(model, t) * bytes.weights;
-            const double gatherS = 0.5 * ringAllReduceS(layerBytes, d, dpLink);
-            const double scatterS = 0.5 * ringAllReduceS(layerParamsPerGpu(model, t) * bytes.gradients, d, dpLink);
-            const double forward = layer.wallS() * layer.forwardS / std::max(1e-30, layer.gpuS());
-            const double backward = layer.wallS() - forward;
-            const double exposed =
-                layers * (std::max(0.0, gatherS - forward) + std::max(0.0, gatherS + scatterS - backward)) +
-                2 * gatherS; // the first layer's gathers have nothing to hide under
+            // (a ring all-gather or reduce-scatter moves half an all-reduce's volume). An MoE layer gathers its
+            // shared part over dp and its local experts over dp / ep.
+            const auto exposedPerLayer = [&](const PassTimes& pass, double sharedParams, double expertParams) {
+                const double gatherS = 0.5 * ringAllReduceS(sharedParams * bytes.weights, dr, dpLink) +
+                                       0.5 * ringAllReduceS(expertParams * bytes.weights, dr / ep, edpLink);
+                const double scatterS = 0.5 * ringAllReduceS(sharedParams * bytes.gradients, dr, dpLink) +
+                                        0.5 * ringAllReduceS(expertParams * bytes.gradients, dr / ep, edpLink);
+                const double forward = pass.wallS() * pass.forwardS / std::max(1e-30, pass.gpuS());
+                const double backward = pass.wallS() - forward;
+                return std::pair{std::max(0.0, gatherS - forward) + std::max(0.0, gatherS + scatterS - backward),
+                                 gatherS};
+            };
+            const auto [denseExposed, denseGather] = exposedPerLayer(layer, layerParamsPerGpu(model, t), 0.0);
+            double exposed = denseLayers * denseExposed + 2 * denseGather; // the first layer's gathers are bare
+            if (moeLayers > 0)
+                exposed += moeLayers * exposedPerLayer(moeLayer, moeLayerSharedParamsPerGpu(model, t),
+                                                       double(model.experts) / ep * expertParamsPerGpu(model, t))
+                                           .first;
             slowestZero3ExposedS = std::max(slowestZero3ExposedS, exposed);
         }
         // Data parallel: ring all-reduce of the gradients (ZeRO-1/2: reduce-scatter + all-gather, the same
-        // volume; ZeRO-3 gathers the weights once more: 1.5x, Rajbhandari et al. sec. 7).
-        const double volume = params * bytes.gradients * (config.zeroStage >= 3 ? 1.5 : 1.0);
-        slowestDpS = std::max(slowestDpS, ringAllReduceS(volume, d, dpLink));
+        // volume; ZeRO-3 gathers the weights once more: 1.5x, Rajbhandari et al. sec. 7); the experts' over
+        // their own group, after the dense part's.
+        const double zero3 = config.zeroStage >= 3 ? 1.5 : 1.0;
+        slowestDpS =
+            std::max(slowestDpS, ringAllReduceS(params.dense * bytes.gradients * zero3, dr, dpLink) +
+                                     ringAllReduceS(params.experts * bytes.gradients * zero3, dr / ep, edpLink));
         // Optimizer step: memory-bound pass over weights, gradients and (read + write) optimizer states.
-        const double shard = params / (config.zeroStage >= 1 ? d : 1);
+        const double shard = config.zeroStage >= 1 ? params.dense / dr + params.experts / (dr / ep) : params.total();
         double stepS = shard * (bytes.weights + bytes.gradients + 2 * bytes.optimizer) / rates.bytesPerS;
         if (profile.foreachAdam &&
             (config.optimizer == workload::Optimizer::Adam || config.optimizer == workload::Optimizer::AdamW))
             stepS *= kForeachAdamTraffic;
+        if (config.fp8 && profile.fusedFp8Casts) {
+            // Transformer Engine casts the updated weights to FP8 (and transposes them) once per iteration:
+            // read 2 bytes, write 1 + 1, per parameter of the layers.
+            stepS += 4 * stageLayerParamsPerGpu(model, t, p, i, ep) / rates.bytesPerS;
+        }
         if (config.offloadOptimizer) {
             // ZeRO-Offload: gradients down and updated weights up over PCIe, the step on the CPU.
             stepS = shard * (bytes.gradients + bytes.weights) / kPcieBytesPerS +
@@ -186,7 +254,7 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
     const double samples = double(shape.microBatch) * shape.microBatches * d;
     const double n = par.gpus();
     out.samplesPerS = samples / out.iterationS;
-    out.tokensPerS = out.samplesPerS * s;
+    out.tokensPerS = out.samplesPerS * shape.seq;
     workload::TrainingConfig ran = config;
     ran.globalBatch = static_cast<int>(samples);
     ran.seq = shape.seq;

@@ -41,6 +41,9 @@ GpuCurves gpuCurvesFromJson(const json& value, const std::string& path)
     c.misalignedGemmEfficiency = o.positiveNumber("misaligned_gemm_efficiency", c.misalignedGemmEfficiency);
     if (c.misalignedGemmEfficiency > 1)
         o.fail("misaligned_gemm_efficiency", "expected a fraction of the aligned rate in (0, 1]");
+    c.fp8GemmSpeedup = o.nonNegativeNumber("fp8_gemm_speedup", 0);
+    if (c.fp8GemmSpeedup > 8)
+        o.fail("fp8_gemm_speedup", "expected the FP8/bf16 GEMM rate ratio, at most 8 (0: no FP8)");
     o.finish();
     return c;
 }
@@ -55,6 +58,8 @@ json gpuCurvesToJson(const GpuCurves& c)
               {"memory_efficiency", c.memoryEfficiency},
               {"kernel_floor_us", c.kernelFloorUs},
               {"misaligned_gemm_efficiency", c.misalignedGemmEfficiency}};
+    if (c.fp8GemmSpeedup > 0)
+        j["fp8_gemm_speedup"] = c.fp8GemmSpeedup;
     if (!c.source.empty())
         j["source"] = c.source;
     return j;

@@ -22,14 +22,23 @@ struct Entry
 // the A100's ratio (0.70 / 0.82). Memory efficiency: published BabelStream / STREAM-copy figures over the
 // datasheet bandwidth. Kernel floor: the launch-to-launch gap of back-to-back small kernels (~4 µs NVIDIA,
 // ~6 µs ROCm).
+// FP8 GEMMs against bf16 ones on the same large shapes (docs/models/fp8.md). Hopper: our profiler's fits on an
+// H100 SXM (1331 vs 742 TFLOP/s) and an H200 (1311 vs 743), data/calibration/*-2026-11-26.json; the datasheets
+// promise 2x (1979 vs 989 dense). Ada (L4, L40S, RTX 4090): the datasheets' 2x fp8/bf16 (fp32 accumulate)
+// ratio, scaled by the share of it Hopper was measured to keep (1.78 / 2). Older parts: no FP8 tensor cores.
+constexpr double kHopperFp8 = 1.78;
+constexpr double kAdaFp8 = 2.0 * kHopperFp8 / 2.0;
+
 const std::array kTable{
     // Hopper: cuBLAS bf16 reaches ~0.75 of the 989 TFLOP/s dense peak on large GEMMs; HBM3 copy ~0.9.
     // Misaligned GEMMs: 0.22 of the aligned in-training rate, measured on an H200 (GPT-2's three logits GEMMs
     // in a PyTorch training step, docs/models/profiler.md); the same fallback kernels (sm75-era mma.sync,
     // no TMA) serve every Hopper part.
-    Entry{"h100-sxm", {132, 0.56, 0.85, 128, 64, 0.90, 4, "H100 SXM5: 132 SMs (NVIDIA H100 whitepaper)", 0.22}},
-    Entry{"h200", {132, 0.56, 0.85, 128, 64, 0.90, 4, "H200: GH100 die of H100 SXM, 132 SMs; HBM3e", 0.22}},
-    Entry{"h100-pcie", {114, 0.58, 0.85, 128, 64, 0.90, 4, "H100 PCIe: 114 SMs (NVIDIA H100 whitepaper)", 0.22}},
+    Entry{"h100-sxm",
+          {132, 0.56, 0.85, 128, 64, 0.90, 4, "H100 SXM5: 132 SMs (NVIDIA H100 whitepaper)", 0.22, kHopperFp8}},
+    Entry{"h200", {132, 0.56, 0.85, 128, 64, 0.90, 4, "H200: GH100 die of H100 SXM, 132 SMs; HBM3e", 0.22, kHopperFp8}},
+    Entry{"h100-pcie",
+          {114, 0.58, 0.85, 128, 64, 0.90, 4, "H100 PCIe: 114 SMs (NVIDIA H100 whitepaper)", 0.22, kHopperFp8}},
     // Ampere datacenter: cuBLAS bf16 ~0.82 of 312 TFLOP/s on large GEMMs; HBM2e copy ~0.88.
     Entry{"a100", {108, 0.70, 0.90, 128, 48, 0.88, 4, "A100: 108 SMs (NVIDIA A100 whitepaper)"}},
     Entry{"a800", {108, 0.70, 0.90, 128, 48, 0.88, 4, "A800: A100 die, 108 SMs"}},
@@ -39,9 +48,10 @@ const std::array kTable{
     Entry{"a4000", {48, 0.68, 0.90, 128, 48, 0.85, 4, "RTX A4000: 48 SMs"}},
     Entry{"a6000", {84, 0.68, 0.90, 128, 48, 0.85, 4, "RTX A6000: 84 SMs"}},
     Entry{"rtx3090", {82, 0.68, 0.90, 128, 48, 0.85, 4, "RTX 3090: 82 SMs"}},
-    Entry{"rtx4090", {128, 0.68, 0.90, 128, 48, 0.85, 4, "RTX 4090: 128 SMs"}},
-    Entry{"l40s", {142, 0.62, 0.90, 128, 48, 0.85, 4, "L40S: 142 SMs (NVIDIA L40S datasheet)"}},
-    Entry{"l4", {58, 0.55, 0.90, 128, 48, 0.85, 4, "L4: 58 SMs; 72 W part, clocks drop under sustained GEMM"}},
+    Entry{"rtx4090", {128, 0.68, 0.90, 128, 48, 0.85, 4, "RTX 4090: 128 SMs", 0.5, kAdaFp8}},
+    Entry{"l40s", {142, 0.62, 0.90, 128, 48, 0.85, 4, "L40S: 142 SMs (NVIDIA L40S datasheet)", 0.5, kAdaFp8}},
+    Entry{"l4",
+          {58, 0.55, 0.90, 128, 48, 0.85, 4, "L4: 58 SMs; 72 W part, clocks drop under sustained GEMM", 0.5, kAdaFp8}},
     // Volta / Turing: cuBLAS HGEMM ~0.8 of the tensor peak; HBM2 copy ~0.85.
     Entry{"v100", {80, 0.55, 0.90, 128, 32, 0.85, 4, "V100: 80 SMs (NVIDIA V100 whitepaper)"}},
     Entry{"t4", {40, 0.50, 0.90, 128, 32, 0.85, 4, "T4: 40 SMs; 70 W part, clocks drop under sustained GEMM"}},

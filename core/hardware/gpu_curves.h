@@ -36,6 +36,12 @@ struct GpuCurves
      * (Hopper: TMA) loads. Measured by the profiler (docs/models/profiler.md).
      */
     double misalignedGemmEfficiency = 0.5;
+    /**
+     * Large FP8 GEMMs (Transformer Engine / torchao training) run this many times faster than bf16 ones on the
+     * same shapes; 0: no FP8 tensor cores (before Ada and Hopper). Measured by the profiler where it ran
+     * (docs/models/fp8.md); defaults in docs/models/gpu-curves.md.
+     */
+    double fp8GemmSpeedup = 0;
 
     bool operator==(const GpuCurves&) const = default;
 };

@@ -224,7 +224,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
              "optimizer",      "recompute",    "zero",        "flash_attn", "sequence_parallel",
              "autocast",       "fp32_grads",   "framework",   "pure_half",  "offload_optimizer",
              "virtual_stages", "gpus",         "gpu_type",    "duration_s", "reference_gpu",
-             "job_type",       "scale_factor", "iterations",  "arch"});
+             "job_type",       "scale_factor", "iterations",  "arch",       "fp8"});
 
     const bool serverless = o.has("model");
     const bool fixed = o.has("gpus");
@@ -265,6 +265,9 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
             o.fail("pure_half", "only meaningful with \"precision\": \"bf16\" or \"fp16\" and no autocast");
         c.offloadOptimizer = o.boolean("offload_optimizer", false);
         c.virtualStages = static_cast<int>(o.integer("virtual_stages", 1, 1, limits::kMaxInt));
+        c.fp8 = o.boolean("fp8", false);
+        if (c.fp8 && c.precision == Precision::FP32)
+            o.fail("fp8", "FP8 training keeps bf16/fp16 outside its GEMMs: needs \"precision\": \"bf16\" or \"fp16\"");
         job.iterations = o.positiveNumber("iterations");
         for (const char* k : {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor", "arch"})
             if (o.has(k))
@@ -295,7 +298,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         job.arch = o.string("arch", "");
         for (const char* k : {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
                               "flash_attn", "sequence_parallel", "autocast", "fp32_grads", "framework", "pure_half",
-                              "offload_optimizer", "virtual_stages"})
+                              "offload_optimizer", "virtual_stages", "fp8"})
             if (o.has(k))
                 o.fail(k, "only serverless jobs (with \"model\") take this field");
     }

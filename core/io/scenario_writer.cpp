@@ -99,6 +99,8 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("flash_attn", true);
     if (serverless && c.fp32Grads)
         member("fp32_grads", true);
+    if (serverless && c.fp8)
+        member("fp8", true);
     if (serverless && c.framework != workload::Framework::Megatron)
         member("framework", toString(c.framework));
     if (!serverless && !job.gpuType.empty())

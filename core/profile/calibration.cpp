@@ -292,6 +292,10 @@ Calibration calibrate(const Measurements& m, const hardware::GpuCatalog& catalog
     curves.misalignedGemmEfficiency = c.misalignedSamples > 0
                                           ? std::min(1.0, c.misalignedEfficiency / trainingGemmFactor(m.device))
                                           : hardware::defaultCurves(c.type).misalignedGemmEfficiency;
+    // FP8: the measured fp8 curve's large-GEMM rate over the bf16 one on the same shapes; without fp8 samples
+    // (older GPUs, or a --quick run without them) the type's default.
+    const GemmFit* fp8 = c.fit("fp8");
+    curves.fp8GemmSpeedup = fp8 ? fp8->tflops / half->tflops : hardware::defaultCurves(c.type).fp8GemmSpeedup;
     c.type.curves = curves;
     return c;
 }

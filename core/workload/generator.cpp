@@ -12,7 +12,8 @@ namespace orrery::workload {
 double referenceIterationsPerS(const ModelSpec& model, int globalBatch, int seq)
 {
     const double tokens = static_cast<double>(globalBatch) * (seq > 0 ? seq : model.seq);
-    return kReferenceFlopsPerS / (6.0 * static_cast<double>(model.paramCount()) * tokens);
+    // 6 FLOPs per parameter a token runs through (an MoE token runs only its top-k experts).
+    return kReferenceFlopsPerS / (6.0 * static_cast<double>(model.activeParamCount()) * tokens);
 }
 
 std::vector<Job> generateJobs(const GeneratorSpec& spec, std::uint64_t seed, const ModelLibrary& models,

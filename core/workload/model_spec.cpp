@@ -29,6 +29,32 @@ std::int64_t ModelSpec::paramsPerLayer() const
     return attention + mlp + norms;
 }
 
+int ModelSpec::moeLayerCount() const
+{
+    if (!isMoe())
+        return 0;
+    return (layers + moeLayerInterval - 1) / moeLayerInterval; // layers 0, n, 2n, ...
+}
+
+std::int64_t ModelSpec::expertParams() const
+{
+    const std::int64_t h = hidden, f = expertFfn();
+    return (gatedMlp ? 3 : 2) * h * f + (bias ? f + h : 0);
+}
+
+std::int64_t ModelSpec::paramsPerMoeLayer() const
+{
+    const std::int64_t h = hidden, f = ffnHidden;
+    const std::int64_t denseMlp = (gatedMlp ? 3 : 2) * h * f + (bias ? f + h : 0);
+    const std::int64_t router = h * experts; // Megatron-Core's TopKRouter: one h x E weight, no bias
+    return paramsPerLayer() - denseMlp + router + std::int64_t(experts) * expertParams();
+}
+
+std::int64_t ModelSpec::activeParamCount() const
+{
+    return paramCount() - std::int64_t(moeLayerCount()) * (experts - topK) * expertParams();
+}
+
 std::int64_t ModelSpec::headParams() const
 {
     return tiedEmbeddings ? 0 : std::int64_t(vocab) * hidden;
@@ -37,7 +63,8 @@ std::int64_t ModelSpec::headParams() const
 std::int64_t ModelSpec::paramCount() const
 {
     const std::int64_t finalNorm = (bias ? 2 : 1) * std::int64_t(hidden);
-    return embeddingParams() + layers * paramsPerLayer() + finalNorm + headParams();
+    const int moe = moeLayerCount();
+    return embeddingParams() + (layers - moe) * paramsPerLayer() + moe * paramsPerMoeLayer() + finalNorm + headParams();
 }
 
 ModelSpec modelSpecFromJson(const nlohmann::json& value, const std::string& path)
@@ -59,6 +86,13 @@ ModelSpec modelSpecFromJson(const nlohmann::json& value, const std::string& path
     m.seq = static_cast<int>(o.integer("seq", 1024, 1, io::limits::kMaxInt));
     m.publishedParams = o.nonNegativeNumber("published_params", 0);
     m.source = o.string("source", "");
+    m.experts = static_cast<int>(o.integer("experts", 1, 1, io::limits::kMaxInt));
+    m.topK = static_cast<int>(o.integer("top_k", 1, 1, io::limits::kMaxInt));
+    m.expertFfnHidden = static_cast<int>(o.integer("expert_ffn_hidden", 0, 0, io::limits::kMaxInt));
+    m.moeLayerInterval = static_cast<int>(o.integer("moe_layer_interval", 1, 1, io::limits::kMaxInt));
+    m.capacityFactor = o.nonNegativeNumber("capacity_factor", 0);
+    if (m.topK > m.experts)
+        o.fail("top_k", fmt::format("top_k ({}) exceeds the number of experts ({})", m.topK, m.experts));
     if (m.hidden % m.heads != 0)
         o.fail("heads", fmt::format("hidden ({}) must be a multiple of heads ({})", m.hidden, m.heads));
     if (m.heads % m.kvHeads != 0)
@@ -82,6 +116,16 @@ nlohmann::json modelSpecToJson(const ModelSpec& m)
                         {"bias", m.bias},
                         {"positions", m.positions},
                         {"seq", m.seq}};
+    if (m.isMoe()) {
+        j["experts"] = m.experts;
+        j["top_k"] = m.topK;
+        if (m.expertFfnHidden > 0)
+            j["expert_ffn_hidden"] = m.expertFfnHidden;
+        if (m.moeLayerInterval != 1)
+            j["moe_layer_interval"] = m.moeLayerInterval;
+        if (m.capacityFactor > 0)
+            j["capacity_factor"] = m.capacityFactor;
+    }
     if (m.publishedParams > 0)
         j["published_params"] = m.publishedParams;
     if (!m.source.empty())

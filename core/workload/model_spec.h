@@ -30,11 +30,32 @@ struct ModelSpec
     double publishedParams = 0; ///< the size its authors publish, for checks
     std::string source;
 
+    // Mixture of experts (docs/models/moe.md). A layer is an MoE layer when the model has more than one
+    // expert and the layer's index i satisfies i % moeLayerInterval == 0 (Megatron-Core's --moe-layer-freq);
+    // its MLP is replaced by a router (h x E) and `experts` MLPs of width expertFfnHidden, of which each
+    // token runs topK.
+    int experts = 1;          ///< E: routed experts per MoE layer; 1 = a dense model
+    int topK = 1;             ///< k: experts each token is routed to
+    int expertFfnHidden = 0;  ///< each expert's MLP inner size (the model's ffnHidden when 0)
+    int moeLayerInterval = 1; ///< every n-th layer is an MoE layer (DeepSpeed-MoE's expert interval: 2)
+    /** 0: dropless routing (Megatron-Core's default); > 0: each expert takes at most cf * k * T / E tokens and
+     *  is padded to that capacity (GShard, Switch, DeepSpeed-MoE). */
+    double capacityFactor = 0;
+
     int headDim() const { return hidden / heads; }
     std::int64_t embeddingParams() const;
     std::int64_t paramsPerLayer() const;
     std::int64_t headParams() const; ///< 0 when tied
     std::int64_t paramCount() const;
+
+    bool isMoe() const { return experts > 1; }
+    bool isMoeLayer(int layer) const { return isMoe() && layer % moeLayerInterval == 0; }
+    int moeLayerCount() const; ///< layers whose MLP is a mixture of experts
+    int expertFfn() const { return expertFfnHidden > 0 ? expertFfnHidden : ffnHidden; }
+    std::int64_t expertParams() const;      ///< one expert's MLP (matrices and biases)
+    std::int64_t paramsPerMoeLayer() const; ///< attention, norms, router and every expert
+    /** Parameters one token runs through: every dense weight and the top-k experts of each MoE layer. */
+    std::int64_t activeParamCount() const;
 
     bool operator==(const ModelSpec&) const = default;
 };

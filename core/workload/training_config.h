@@ -62,13 +62,21 @@ struct TrainingConfig
      * layers (Megatron's virtual pipeline size); 1 is the plain 1F1B schedule.
      */
     int virtualStages = 1;
+    /**
+     * FP8 training (Transformer Engine's recipe; torchao Float8 for the eager frameworks): the transformer
+     * layers' linear GEMMs run in FP8 at the GPU's fp8 curve, with FP8 copies of their weights; attention, the
+     * head, the embedding and the element-wise kernels stay in the compute precision (bf16/fp16), as do the
+     * master weights and optimizer states. Needs FP8 tensor cores (docs/models/fp8.md).
+     */
+    bool fp8 = false;
 
     bool operator==(const TrainingConfig&) const = default;
     /** Every field, for ordering and keying caches by the whole configuration: add new fields here too. */
     auto fields() const
     {
         return std::tie(globalBatch, microBatch, seq, precision, optimizer, recompute, zeroStage, flashAttention,
-                        sequenceParallel, autocast, fp32Grads, framework, pureHalf, offloadOptimizer, virtualStages);
+                        sequenceParallel, autocast, fp32Grads, framework, pureHalf, offloadOptimizer, virtualStages,
+                        fp8);
     }
     bool operator<(const TrainingConfig& o) const { return fields() < o.fields(); }
 };
