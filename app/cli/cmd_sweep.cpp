@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -19,7 +20,9 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
+#include <unordered_set>
 
 #include <unistd.h>
 
@@ -48,9 +51,9 @@ sweep::SweepPlan loadPlan(const std::string& file)
     return sweep::resolveSweep(sweep::loadSweepSpec(file));
 }
 
-nlohmann::json estimateJson(const sweep::CpuEstimate& e)
+nlohmann::json estimateJson(const sweep::CpuEstimate& e, std::size_t sampled)
 {
-    return {{"cpu_s", e.cpuS}, {"points", e.points}, {"sampled", e.samples.size()}, {"method", e.method}};
+    return {{"cpu_s", e.cpuS}, {"points", e.points}, {"sampled", sampled}, {"method", e.method}};
 }
 
 std::string axisSummary(const sweep::Axis& a)
@@ -103,7 +106,7 @@ void runShow(const ShowArgs& args)
             {"points", points},       {"scenarios", plan.scenarioCount}, {"workloads", plan.workloadCount},
             {"to_run", todo.size()}};
         if (est)
-            out["estimate"] = estimateJson(*est);
+            out["estimate"] = estimateJson(*est, est->samples.size());
         printJson(out);
         return;
     }
@@ -191,6 +194,7 @@ void runRun(const RunArgs& args)
                      clockText(eta).c_str());
         std::fflush(stderr);
     };
+    const std::size_t sampled = est ? est->samples.size() : 0;
     sweep::SweepRunSummary summary;
     try {
         summary = sweep::runSweep(plan, db, options, cache,
@@ -230,7 +234,7 @@ void runRun(const RunArgs& args)
                               {"overhead_ms_per_point", overheadMs},
                               {"failures", failures}};
         if (est)
-            out["estimate"] = estimateJson(*est);
+            out["estimate"] = estimateJson(*est, sampled);
         printJson(out);
     } else {
         std::cout << fmt::format(

@@ -9,6 +9,7 @@
 #include "store/run_merge.h"
 #include "store/sweep_records.h"
 #include "store/timestamp.h"
+#include "sweep/shard.h"
 #include "sweep/slurm_script.h"
 #include "sweep/sweep_plan.h"
 #include "sweep/sweep_spec.h"
@@ -52,8 +53,11 @@ void writeText(const std::string& path, const std::string& text, bool executable
         if (!out)
             throw Error(path, "", "write failed");
     }
-    if (executable)
-        ::chmod(tmp.c_str(), 0755 & ~static_cast<mode_t>(::umask(::umask(0))));
+    if (executable) {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        ::chmod(tmp.c_str(), 0755 & ~(mask | 002));
+    }
     fs::rename(tmp, path);
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 namespace orrery::store {

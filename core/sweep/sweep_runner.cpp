@@ -153,6 +153,12 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
                 continue;
             }
             const auto t0 = Clock::now();
+            bool released = false;
+            const auto release = [&] {
+                if (!released)
+                    cache.release(*p.scenario);
+                released = true;
+            };
             try {
                 const auto workload = cache.get(*p.scenario);
                 const auto t1 = Clock::now();
@@ -162,7 +168,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
                 const auto t2 = Clock::now();
                 sim::RunResult result = sim::simulate(*workload, *policy, p.seed, progress);
                 const auto t3 = Clock::now();
-                cache.release(*p.scenario);
+                release();
                 if (result.cancelled) {
                     ++notRun; // abandoned: a resumed sweep runs it whole
                     continue;
@@ -181,7 +187,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
                 ++ran;
                 ended(false);
             } catch (const std::exception& e) {
-                cache.release(*p.scenario);
+                release();
                 storeFailure(p, e.what());
                 ended(true);
             }

@@ -142,7 +142,7 @@ private slots:
 
     void interruptKeepsFinishedPointsAndResumes()
     {
-        const auto spec = writeSpec("many.json", "many", 40, 60); // 80 points
+        const auto spec = writeSpec("many.json", "many", 100, 60); // 200 points
         const auto db = path("many.sqlite");
         QProcess p;
         p.start(QString::fromStdString(cliPath()), {"sweep", "run", QString::fromStdString(spec), "--db",
@@ -158,15 +158,15 @@ private slots:
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
         const auto kept = query(db, done);
-        QVERIFY2(kept >= 3 && kept < 80, std::to_string(kept).c_str());
+        QVERIFY2(kept >= 3 && kept < 200, std::to_string(kept).c_str());
         QCOMPARE(query(db, "SELECT count(*) FROM runs"), kept); // nothing half-done stored
         const std::string out = p.readAllStandardOutput().toStdString();
         QVERIFY2(out.find("stopped: ") != std::string::npos, out.c_str());
         const auto r = runCommand({cliPath(), "sweep", "run", spec, "--db", db, "--json", "--no-estimate"});
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(json::parse(r.out)["ran"].get<std::int64_t>(), 80 - kept);
-        QCOMPARE(query(db, done), std::int64_t(80));
-        QCOMPARE(query(db, "SELECT count(DISTINCT point_key) FROM sweep_points"), std::int64_t(80));
+        QCOMPARE(json::parse(r.out)["ran"].get<std::int64_t>(), 200 - kept);
+        QCOMPARE(query(db, done), std::int64_t(200));
+        QCOMPARE(query(db, "SELECT count(DISTINCT point_key) FROM sweep_points"), std::int64_t(200));
     }
 
     void shardsMergedEqualALocalRun()
