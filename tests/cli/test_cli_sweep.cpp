@@ -45,7 +45,8 @@ std::map<std::string, double> resultsByKey(const std::string& db)
     std::map<std::string, double> out;
     if (r.exitCode != 0)
         return out;
-    for (const auto& p : json::parse(r.out)["points"])
+    const json doc = json::parse(r.out); // kept: a range-for over parse(...)[...] would iterate a dead temporary
+    for (const auto& p : doc["points"])
         if (p["status"] == "completed")
             out[p["point_key"].get<std::string>()] = p["avg_jct_s"].get<double>();
     return out;

@@ -223,12 +223,15 @@ PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
         const auto results = [](const std::string& db) {
             const auto out = test::runCommand({cliPath(), "sweep", "results", "--db", db, "--format", "json"});
             std::map<std::string, std::pair<double, double>> m;
-            for (const auto& p : json::parse(out.out)["points"])
+            const json doc = json::parse(out.out);
+            for (const auto& p : doc["points"])
                 m[p["point_key"].get<std::string>()] = {p["avg_jct_s"].get<double>(), p["makespan_s"].get<double>()};
             return m;
         };
         const auto a = results(collected), b = results(local);
-        QCOMPARE(a.size(), std::size_t(6));
+        QVERIFY2(a.size() == 6, (r.out + test::runCommand({cliPath(), "sweep", "results", "--db", collected}).out +
+                                 test::runCommand({cliPath(), "sweep", "results", "--db", collected}).err)
+                                    .c_str());
         QVERIFY(a == b);
         // Each task's log is where status says it is.
         for (const auto& task : status["tasks"])

@@ -75,11 +75,25 @@ private slots:
     void gridSizeIsTheProductOfAxisSizesAndKeysAreUnique()
     {
         ORRERY_CHECK_PROPERTY("grid = product of axis sizes, keys unique, every point names every axis", [] {
-            const auto policies = *rc::gen::unique<std::vector<std::string>>(
-                rc::gen::element<std::string>("fifo", "sjf", "edf", "tiresias", "tiresias:backfill_limit=0"));
-            const auto seeds = *rc::gen::unique<std::vector<int>>(rc::gen::inRange(0, 1000));
-            const auto counts = *rc::gen::unique<std::vector<int>>(rc::gen::inRange(1, 6));
-            RC_PRE(policies.size() <= 3 && seeds.size() <= 3 && counts.size() <= 3);
+            // Up to three values per axis: subsets of a pool, by bit mask.
+            const std::vector<std::string> pool = {"fifo", "sjf", "edf", "tiresias", "tiresias:backfill_limit=0"};
+            const auto policyMask = *rc::gen::inRange(0, 1 << 5);
+            const auto countMask = *rc::gen::inRange(0, 1 << 5);
+            RC_PRE(__builtin_popcount(static_cast<unsigned>(policyMask)) <= 3 &&
+                   __builtin_popcount(static_cast<unsigned>(countMask)) <= 3);
+            std::vector<std::string> policies;
+            std::vector<int> counts;
+            for (int i = 0; i < 5; ++i) {
+                if (policyMask & (1 << i))
+                    policies.push_back(pool[static_cast<std::size_t>(i)]);
+                if (countMask & (1 << i))
+                    counts.push_back(i + 1);
+            }
+            const auto seedCount = *rc::gen::inRange(0, 4);
+            const auto firstSeed = *rc::gen::inRange(0, 1000000);
+            std::vector<int> seeds;
+            for (int i = 0; i < seedCount; ++i)
+                seeds.push_back(firstSeed + 7 * i);
             json axes = json::array();
             std::size_t product = 1;
             if (!counts.empty()) {
@@ -161,7 +175,7 @@ private slots:
         QCOMPARE(small.groups().size(), std::size_t(3));
         QCOMPARE(small.groups()[0].count, 5);
         QCOMPARE(small.groups()[1].count, 1);
-        QCOMPARE(small.groups()[2].gpuType, std::string("v100-16gb"));
+        QCOMPARE(small.catalog().at(small.groups()[2].gpuType).name, std::string("v100-16gb"));
         QCOMPARE(small.totalGpus(), 5 * 8 + 8 + 4);
         const auto& big = p.points[3].scenario->scenario.cluster;
         QCOMPARE(big.groups()[1].count, 4);
@@ -233,8 +247,12 @@ private slots:
         s["points"] = {{{"gpu_type:a100", "v100"}, {"policy", "fifo"}}, {{"policy", "sjf"}, {"job_limit", 5}}};
         const auto p = plan(s);
         QCOMPARE(p.points.size(), std::size_t(2));
-        QCOMPARE(p.points[0].scenario->scenario.cluster.groups()[1].gpuType, std::string("v100-16gb"));
-        QCOMPARE(p.points[1].scenario->scenario.cluster.groups()[1].gpuType, std::string("a100-40gb-sxm"));
+        const auto typeOf = [&](std::size_t point) {
+            const auto& c = p.points[point].scenario->scenario.cluster;
+            return c.catalog().at(c.groups()[1].gpuType).name;
+        };
+        QCOMPARE(typeOf(0), std::string("v100-16gb"));
+        QCOMPARE(typeOf(1), std::string("a100-40gb-sxm"));
         QCOMPARE(*p.points[1].scenario->edits.jobLimit, 5LL);
         QCOMPARE(p.points[1].axes.dump(), std::string(R"({"job_limit":5,"policy":"sjf"})"));
         // Without a policy axis each point runs every policy of the scenario.
