@@ -7,6 +7,7 @@
 #include "io/run_json.h"
 #include "store/default_path.h"
 #include "store/run_comparison.h"
+#include "store/run_merge.h"
 
 #include <fmt/format.h>
 
@@ -241,6 +242,44 @@ void registerRunsCommands(CLI::App& app)
             if (!db.deleteRun(id))
                 throw Error(db.path(), "run", fmt::format("no run with id {}", id));
             std::cout << fmt::format("deleted run {}\n", id);
+        }
+    });
+
+    struct MergeArgs
+    {
+        std::vector<std::string> sources;
+        std::string db;
+        bool json = false;
+    };
+    auto ma = std::make_shared<MergeArgs>();
+    auto* merge = runs->add_subcommand(
+        "merge", "Copy every run of other run stores (e.g. a sweep's shards) into one: all or nothing, idempotent");
+    merge->add_option("sources", ma->sources, "Run stores to copy from (read only, never changed)")->required();
+    merge->add_option("--db", ma->db, "The store to merge into (created when missing)")->required();
+    merge->add_flag("--json", ma->json, "Machine-readable output");
+    merge->callback([ma] {
+        auto db = openRunStoreForWriting(ma->db);
+        const auto report = store::mergeRunStores(db, ma->sources);
+        if (ma->json) {
+            nlohmann::json sources = nlohmann::json::array();
+            for (const auto& s : report.sources)
+                sources.push_back({{"path", s.path},
+                                   {"copied", s.copied},
+                                   {"already_present", s.alreadyPresent},
+                                   {"still_running", s.stillRunning}});
+            printJson({{"db", db.path()},
+                       {"copied", report.copied()},
+                       {"already_present", report.alreadyPresent()},
+                       {"still_running", report.stillRunning()},
+                       {"sources", sources}});
+        } else {
+            std::cout << fmt::format("merged {} store{} into {}: {} run{} copied, {} already there",
+                                     report.sources.size(), report.sources.size() == 1 ? "" : "s", db.path(),
+                                     report.copied(), report.copied() == 1 ? "" : "s", report.alreadyPresent());
+            if (report.stillRunning() > 0)
+                std::cout << fmt::format(", {} still being written (left out; merge again once they end)",
+                                         report.stillRunning());
+            std::cout << "\n";
         }
     });
 }

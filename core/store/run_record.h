@@ -16,6 +16,14 @@ const char* toString(RunStatus status);
 /** Throws orrery::Error for an unknown name. */
 RunStatus runStatusFromString(const std::string& name);
 
+/** What makes a run a point of a sweep (docs/sweeps.md): stored with the run, in the same transaction. */
+struct SweepTag
+{
+    std::string sweep;    ///< the sweep's name
+    std::string pointKey; ///< the point's key: a hash of its resolved scenario, policy, parameters and seed
+    std::string axesJson; ///< the point's axis values, a JSON object keyed by axis name
+};
+
 /** What a caller knows when a run starts. */
 struct RunInfo
 {
@@ -28,6 +36,7 @@ struct RunInfo
     std::vector<int> gpusByType;               ///< cluster size per type, in the order of gpuTypes
     std::vector<double> priceUsdPerHourByType; ///< per GPU, in the order of gpuTypes
     hardware::GpuLayout layout;                ///< node and type of every GPU
+    std::optional<SweepTag> sweep;             ///< set for a sweep's points
 };
 
 /** The cluster part of a RunInfo (types, counts, prices, GPU layout): the cluster's types in order of first

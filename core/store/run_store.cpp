@@ -5,6 +5,7 @@
 #include "store/gpu_types_table.h"
 #include "store/job_records.h"
 #include "store/process_identity.h"
+#include "store/run_uid.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
 #include "store/timestamp.h"
@@ -310,8 +311,8 @@ RunWriter RunStore::beginRun(const RunInfo& info, int batchRows)
     const ProcessIdentity me = ProcessIdentity::current();
     Transaction tx(*m_db);
     Statement run(*m_db, "INSERT INTO runs (scenario_id, policy, options_json, seed, orrery_version, started_at, "
-                         "status, writer_pid, writer_start_ticks, writer_host, total_gpus) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10)");
+                         "status, writer_pid, writer_start_ticks, writer_host, total_gpus, uid) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?11)");
     run.bind(1, scenarioId)
         .bind(2, info.policy)
         .bind(3, info.optionsJson)
@@ -321,9 +322,16 @@ RunWriter RunStore::beginRun(const RunInfo& info, int batchRows)
         .bind(7, me.pid)
         .bind(8, me.startTicks)
         .bind(9, me.host)
-        .bind(10, info.layout.gpuCount());
+        .bind(10, info.layout.gpuCount())
+        .bind(11, newRunUid());
     run.run();
     const std::int64_t runId = m_db->lastInsertRowId();
+    if (info.sweep) {
+        // In the run's own transaction: a point is never stored without its tag, so resuming finds it.
+        Statement tag(*m_db, "INSERT INTO sweep_points (run_id, sweep, point_key, axes) VALUES (?1, ?2, ?3, ?4)");
+        tag.bind(1, runId).bind(2, info.sweep->sweep).bind(3, info.sweep->pointKey).bind(4, info.sweep->axesJson);
+        tag.run();
+    }
     writeGpuTypes(*m_db, runId, info.gpuTypes, info.gpusByType, info.priceUsdPerHourByType);
     Statement gpu(*m_db, "INSERT INTO gpus (run_id, gpu, node_index, node, gpu_type) VALUES (?1, ?2, ?3, ?4, ?5)");
     gpu.bind(1, runId);

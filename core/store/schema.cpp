@@ -20,7 +20,7 @@ namespace {
 // Forward migrations, in order: migration i takes user_version i to i + 1.
 // Never edit one that has shipped; append a new one instead. docs/database.md
 // describes the resulting schema.
-constexpr std::array<std::string_view, 7> kMigrations = {
+constexpr std::array<std::string_view, 8> kMigrations = {
     R"SQL(
 CREATE TABLE scenarios (
     id            INTEGER PRIMARY KEY,
@@ -272,6 +272,37 @@ CREATE TABLE rate_segment_chunks (
     rate_per_s     BLOB NOT NULL,
     samples_per_s  BLOB NOT NULL,
     PRIMARY KEY (run_id, chunk_index)
+);
+)SQL",
+    // 8: sweeps (docs/sweeps.md) and merging stores (`runs merge`). Every run gets a random uid, the identity that
+    // makes a merge idempotent whatever the file is called; runs stored before get one here. A sweep point is a
+    // normal run tagged with its sweep, its point key and its axis values; run_sources keeps where a merged run came
+    // from.
+    R"SQL(
+ALTER TABLE runs ADD COLUMN uid TEXT;
+UPDATE runs SET uid = lower(hex(randomblob(16)));
+CREATE UNIQUE INDEX runs_by_uid ON runs (uid);
+
+CREATE TABLE sweeps (
+    name        TEXT PRIMARY KEY,
+    axes        TEXT NOT NULL CHECK (json_valid(axes) AND json_type(axes) = 'array'),
+    spec        TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
+
+CREATE TABLE sweep_points (
+    run_id     INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+    sweep      TEXT NOT NULL,
+    point_key  TEXT NOT NULL,
+    axes       TEXT NOT NULL CHECK (json_valid(axes) AND json_type(axes) = 'object')
+);
+CREATE INDEX sweep_points_by_key ON sweep_points (sweep, point_key);
+
+CREATE TABLE run_sources (
+    run_id         INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+    source_file    TEXT NOT NULL,
+    source_run_id  INTEGER NOT NULL,
+    merged_at      TEXT NOT NULL
 );
 )SQL",
 };

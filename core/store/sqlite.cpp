@@ -203,6 +203,12 @@ Statement& Statement::bindStaticBlob(int index, const void* data, std::size_t by
     return *this;
 }
 
+Statement& Statement::bindColumn(int index, const Statement& from, int column)
+{
+    m_db.check(sqlite3_bind_value(m_stmt, index, sqlite3_column_value(from.m_stmt, column)), "bind");
+    return *this;
+}
+
 Statement& Statement::bindNull(int index)
 {
     m_db.check(sqlite3_bind_null(m_stmt, index), "bind");

@@ -105,6 +105,8 @@ public:
     Statement& bindNull(int index);
     /** Binds NULL when the value is absent. */
     Statement& bind(int index, std::optional<double> value);
+    /** Binds column `column` of `from`'s current row as it is (any type, BLOBs copied): for copying rows. */
+    Statement& bindColumn(int index, const Statement& from, int column);
 
     /** Advances; true while a row is available. */
     bool step();

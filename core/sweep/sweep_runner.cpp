@@ -1,0 +1,218 @@
+#include "sweep/sweep_runner.h"
+
+#include "io/run_info.h"
+#include "sched/registry.h"
+#include "sim/simulator.h"
+#include "store/sweep_records.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+namespace orrery::sweep {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::duration d)
+{
+    return std::chrono::duration<double>(d).count();
+}
+
+} // namespace
+
+store::RunInfo pointRunInfo(const SweepPlan& plan, const SweepPoint& point)
+{
+    nlohmann::json extra = nlohmann::json::object();
+    if (!point.scenario->edits.empty())
+        extra["sweep_workload_edits"] = point.scenario->edits.toJson();
+    store::RunInfo info = io::runInfoOf(point.scenario->scenario, point.policy, point.seed, extra);
+    info.sweep = store::SweepTag{plan.spec.name, point.key, point.axes.dump()};
+    return info;
+}
+
+std::vector<std::size_t> pointsToRun(const SweepPlan& plan, const Shard& shard,
+                                     const std::unordered_set<std::string>& done)
+{
+    std::vector<std::size_t> out;
+    for (std::size_t i = shard.begin(plan.points.size()); i < shard.end(plan.points.size()); ++i)
+        if (!done.count(plan.points[i].key))
+            out.push_back(i);
+    return out;
+}
+
+SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const SweepRunOptions& options,
+                         WorkloadCache& cache, std::vector<SampledPoint> samples)
+{
+    const auto start = Clock::now();
+    SweepRunSummary summary;
+    std::mutex storeMutex; // the store's one connection serves every worker, one at a time
+    store::saveSweep(store.connection(), plan.spec.name, nlohmann::json(plan.axisNames()).dump(),
+                     plan.spec.document.dump());
+    const auto done = store::completedPointKeys(store.connection(), plan.spec.name);
+    summary.inShard = options.shard.end(plan.points.size()) - options.shard.begin(plan.points.size());
+    std::vector<std::size_t> todo = pointsToRun(plan, options.shard, done);
+    summary.alreadyStored = summary.inShard - todo.size();
+
+    SweepProgress progress;
+    progress.total = todo.size();
+    std::mutex progressMutex;
+    const auto ended = [&](bool failed) {
+        std::lock_guard lock(progressMutex);
+        ++progress.done;
+        progress.failed += failed ? 1 : 0;
+        progress.elapsedS = seconds(Clock::now() - start);
+        if (options.onProgress)
+            options.onProgress(progress);
+    };
+
+    // The run info of a resolved scenario is built once (its scenario text is the costly part) and copied per point.
+    std::mutex infoMutex;
+    std::unordered_map<const ResolvedScenario*, store::RunInfo> infos;
+    const auto infoOf = [&](const SweepPoint& p) {
+        store::RunInfo info;
+        {
+            std::lock_guard lock(infoMutex);
+            auto it = infos.find(p.scenario.get());
+            if (it == infos.end())
+                it = infos.emplace(p.scenario.get(), io::runInfoOf(p.scenario->scenario, p.policy, p.seed)).first;
+            info = it->second;
+        }
+        nlohmann::json opts = nlohmann::json::parse(info.optionsJson);
+        if (!p.scenario->edits.empty())
+            opts["sweep_workload_edits"] = p.scenario->edits.toJson();
+        info.optionsJson = opts.dump();
+        info.policy = p.policy;
+        info.seed = p.seed;
+        info.sweep = store::SweepTag{plan.spec.name, p.key, p.axes.dump()};
+        return info;
+    };
+
+    std::mutex summaryMutex;
+    const auto storeFailure = [&](const SweepPoint& p, const std::string& error) {
+        PointFailure f{p.index, p.key, error, 0};
+        try {
+            const store::RunInfo info = infoOf(p);
+            std::lock_guard lock(storeMutex);
+            store::RunWriter writer = store.beginRun(info);
+            writer.fail(error);
+            f.runId = writer.runId();
+        } catch (const std::exception&) {
+            // The failure is still reported; the point runs again on resume.
+        }
+        std::lock_guard lock(summaryMutex);
+        ++summary.failed;
+        summary.failures.push_back(std::move(f));
+    };
+
+    // Points an estimate already simulated are stored as they are.
+    std::unordered_map<std::size_t, SampledPoint*> sampled;
+    for (auto& s : samples)
+        sampled[s.index] = &s;
+    std::vector<std::size_t> simulate;
+    for (const std::size_t i : todo) {
+        const auto it = sampled.find(i);
+        if (it == sampled.end()) {
+            simulate.push_back(i);
+            continue;
+        }
+        const auto t0 = Clock::now();
+        std::lock_guard lock(storeMutex);
+        store.storeRun(infoOf(plan.points[i]), it->second->result);
+        summary.storeS += seconds(Clock::now() - t0);
+        ++summary.ran;
+        ended(false);
+    }
+
+    // Points sharing a prepared workload run one after another, so that it is prepared once and freed after.
+    std::map<std::string, std::size_t> firstOfWorkload;
+    for (const std::size_t i : simulate)
+        firstOfWorkload.emplace(plan.points[i].scenario->workloadKey, firstOfWorkload.size());
+    std::stable_sort(simulate.begin(), simulate.end(), [&](std::size_t a, std::size_t b) {
+        return firstOfWorkload[plan.points[a].scenario->workloadKey] <
+               firstOfWorkload[plan.points[b].scenario->workloadKey];
+    });
+    for (const std::size_t i : simulate)
+        cache.expect(*plan.points[i].scenario);
+
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> notRun{0};
+    const auto worker = [&] {
+        double simS = 0, prepS = 0, storeS = 0, otherS = 0;
+        std::size_t ran = 0;
+        for (std::size_t n = next++; n < simulate.size(); n = next++) {
+            const SweepPoint& p = plan.points[simulate[n]];
+            if (options.stop.stop_requested()) {
+                cache.release(*p.scenario);
+                ++notRun;
+                continue;
+            }
+            const auto t0 = Clock::now();
+            bool released = false;
+            const auto release = [&] {
+                if (!released)
+                    cache.release(*p.scenario);
+                released = true;
+            };
+            try {
+                const auto workload = cache.get(*p.scenario);
+                const auto t1 = Clock::now();
+                auto policy = sched::makePolicy(p.policy);
+                util::Progress progress;
+                progress.stop = options.stop;
+                const auto t2 = Clock::now();
+                sim::RunResult result = sim::simulate(*workload, *policy, p.seed, progress);
+                const auto t3 = Clock::now();
+                release();
+                if (result.cancelled) {
+                    ++notRun; // abandoned: a resumed sweep runs it whole
+                    continue;
+                }
+                store::RunInfo info = infoOf(p);
+                const auto t4 = Clock::now();
+                {
+                    std::lock_guard lock(storeMutex);
+                    store.storeRun(info, result);
+                }
+                const auto t5 = Clock::now();
+                prepS += seconds(t1 - t0);
+                otherS += seconds(t2 - t1) + seconds(t4 - t3);
+                simS += seconds(t3 - t2);
+                storeS += seconds(t5 - t4);
+                ++ran;
+                ended(false);
+            } catch (const std::exception& e) {
+                release();
+                storeFailure(p, e.what());
+                ended(true);
+            }
+        }
+        std::lock_guard lock(summaryMutex);
+        summary.simulateS += simS;
+        summary.prepareS += prepS;
+        summary.storeS += storeS;
+        summary.otherS += otherS;
+        summary.ran += ran;
+    };
+    const int pool = std::clamp(options.jobs, 1, static_cast<int>(std::max<std::size_t>(simulate.size(), 1)));
+    if (pool == 1) {
+        worker();
+    } else {
+        std::vector<std::jthread> workers;
+        for (int t = 0; t < pool; ++t)
+            workers.emplace_back(worker);
+    }
+    summary.notRun = notRun;
+    summary.stopped = options.stop.stop_requested();
+    std::sort(summary.failures.begin(), summary.failures.end(),
+              [](const PointFailure& a, const PointFailure& b) { return a.index < b.index; });
+    summary.wallS = seconds(Clock::now() - start);
+    return summary;
+}
+
+} // namespace orrery::sweep
