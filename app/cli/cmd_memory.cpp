@@ -24,17 +24,7 @@ void registerMemoryCommand(CLI::App& app)
         const workload::ModelSpec model = loadModel(args->model);
         const workload::TrainingConfig config = trainingConfig(*args);
         const estimate::Parallelism par = parallelism(*args);
-        estimate::checkInterleaving(model, config, par);
-        try {
-            estimate::checkExpertLayout(model, par);
-        } catch (const Error& e) {
-            throw Error("", "--ep", e.message());
-        }
-        try {
-            estimate::checkContextLayout(model, config, par);
-        } catch (const Error& e) {
-            throw Error("", "--cp", e.message());
-        }
+        checkLayoutOptions(model, config, par);
         const estimate::MemoryMode mode = memoryMode(args->mode);
         const estimate::MemoryBreakdown m = estimate::estimateMemory(model, config, par, mode);
 

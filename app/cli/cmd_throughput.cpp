@@ -35,17 +35,7 @@ void registerThroughputCommand(CLI::App& app)
         const workload::ModelSpec model = loadModel(args->train.model);
         const workload::TrainingConfig config = trainingConfig(args->train);
         const estimate::Parallelism par = parallelism(args->train);
-        estimate::checkInterleaving(model, config, par);
-        try {
-            estimate::checkExpertLayout(model, par);
-        } catch (const Error& e) {
-            throw Error("", "--ep", e.message());
-        }
-        try {
-            estimate::checkContextLayout(model, config, par);
-        } catch (const Error& e) {
-            throw Error("", "--cp", e.message());
-        }
+        checkLayoutOptions(model, config, par);
         if (args->gpusPerNode < 1)
             throw Error("", "--gpus-per-node", fmt::format("expected a positive integer, got {}", args->gpusPerNode));
         if (!(args->networkGBps > 0))

@@ -134,4 +134,20 @@ workload::ModelSpec loadModel(const std::string& nameOrFile)
     return workload::resolveModel(nameOrFile);
 }
 
+void checkLayoutOptions(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                        const estimate::Parallelism& par)
+{
+    estimate::checkInterleaving(model, config, par);
+    try {
+        estimate::checkExpertLayout(model, par);
+    } catch (const Error& e) {
+        throw Error("", "--ep", e.message());
+    }
+    try {
+        estimate::checkContextLayout(model, config, par);
+    } catch (const Error& e) {
+        throw Error("", "--cp", e.message());
+    }
+}
+
 } // namespace orrery::cli

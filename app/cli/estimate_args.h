@@ -46,6 +46,10 @@ void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout);
 /** Validated TrainingConfig; bad values throw orrery::Error naming the option. */
 workload::TrainingConfig trainingConfig(const EstimateArgs& args);
 estimate::Parallelism parallelism(const EstimateArgs& args);
+/** Checks `par` against the model and config (interleaving, experts, context), naming the option at fault
+ *  (--ep, --cp) in the error. */
+void checkLayoutOptions(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                        const estimate::Parallelism& par);
 estimate::MemoryMode memoryMode(const std::string& mode);
 /** A model by library name or JSON file (the file's errors name the key). */
 workload::ModelSpec loadModel(const std::string& nameOrFile);

@@ -2,6 +2,7 @@
 
 #include "sched/registry.h"
 #include "sim/simulator.h"
+#include "util/run_workers.h"
 
 #include <algorithm>
 #include <atomic>
@@ -49,14 +50,7 @@ std::vector<sim::RunResult> runPolicies(const sim::PreparedWorkload& workload, c
             }
         }
     };
-    const int pool = std::clamp(threads, 1, static_cast<int>(std::max<std::size_t>(n, 1)));
-    if (pool == 1) {
-        worker();
-    } else {
-        std::vector<std::jthread> workers;
-        for (int t = 0; t < pool; ++t)
-            workers.emplace_back(worker);
-    }
+    util::runWorkers(threads, n, worker);
     for (const auto& e : errors)
         if (e)
             std::rethrow_exception(e);

@@ -4,6 +4,7 @@
 #include "sched/registry.h"
 #include "sim/simulator.h"
 #include "store/sweep_records.h"
+#include "util/run_workers.h"
 
 #include <algorithm>
 #include <atomic>
@@ -199,14 +200,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         summary.otherS += otherS;
         summary.ran += ran;
     };
-    const int pool = std::clamp(options.jobs, 1, static_cast<int>(std::max<std::size_t>(simulate.size(), 1)));
-    if (pool == 1) {
-        worker();
-    } else {
-        std::vector<std::jthread> workers;
-        for (int t = 0; t < pool; ++t)
-            workers.emplace_back(worker);
-    }
+    util::runWorkers(options.jobs, simulate.size(), worker);
     summary.notRun = notRun;
     summary.stopped = options.stop.stop_requested();
     std::sort(summary.failures.begin(), summary.failures.end(),

@@ -1,3 +1,4 @@
+#include "estimate_test_helpers.h"
 #include "test_support.h"
 
 #include "estimate/plan.h"
@@ -30,13 +31,7 @@ TrainingConfig longContext(int batch, int seq)
 
 PlanTarget target(const std::string& gpu, int gpusPerNode, double networkGBps)
 {
-    PlanTarget t;
-    t.gpu = &hardware::GpuCatalog::builtin().at(gpu);
-    t.maxGpus = 1024;
-    t.gpusPerNode = gpusPerNode;
-    t.intraNode = t.gpu->intraLink;
-    t.interNode = {hardware::LinkKind::InfiniBand, networkGBps, 5};
-    return t;
+    return test::planTarget(gpu, gpusPerNode, networkGBps);
 }
 
 } // namespace

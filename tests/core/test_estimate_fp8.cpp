@@ -1,3 +1,4 @@
+#include "estimate_test_helpers.h"
 #include "test_support.h"
 
 #include "estimate/plan.h"
@@ -35,13 +36,7 @@ TrainingConfig config(bool fp8, workload::Framework framework = workload::Framew
 
 PlanTarget target(const std::string& gpu)
 {
-    PlanTarget t;
-    t.gpu = &hardware::GpuCatalog::builtin().at(gpu);
-    t.maxGpus = 64;
-    t.gpusPerNode = 8;
-    t.intraNode = t.gpu->intraLink;
-    t.interNode = {hardware::LinkKind::InfiniBand, 50, 5};
-    return t;
+    return test::planTarget(gpu, 8, 50, 64);
 }
 
 } // namespace

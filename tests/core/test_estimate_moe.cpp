@@ -1,3 +1,4 @@
+#include "estimate_test_helpers.h"
 #include "test_support.h"
 
 #include "estimate/model_terms.h"
@@ -32,13 +33,7 @@ TrainingConfig cfg(int batch, int seq, int microBatch = 0)
 
 PlanTarget target(const std::string& gpu, int gpusPerNode = 8, double networkGBps = 50)
 {
-    PlanTarget t;
-    t.gpu = &hardware::GpuCatalog::builtin().at(gpu);
-    t.maxGpus = 1024;
-    t.gpusPerNode = gpusPerNode;
-    t.intraNode = t.gpu->intraLink;
-    t.interNode = {hardware::LinkKind::InfiniBand, networkGBps, 5};
-    return t;
+    return test::planTarget(gpu, gpusPerNode, networkGBps);
 }
 
 /** A small MoE shape with every MoE field set from the generator. */

@@ -1,3 +1,4 @@
+#include "estimate_test_helpers.h"
 #include "test_support.h"
 
 #include "estimate/operator_time.h"
@@ -27,13 +28,7 @@ TrainingConfig cfg(int batch, int seq, int micro = 0)
 
 PlanTarget target(const std::string& gpu, double interGBps = 25, int perNode = 8)
 {
-    PlanTarget t;
-    t.gpu = &hardware::GpuCatalog::builtin().at(gpu);
-    t.maxGpus = 1024;
-    t.gpusPerNode = perNode;
-    t.intraNode = t.gpu->intraLink;
-    t.interNode = {hardware::LinkKind::InfiniBand, interGBps, 5};
-    return t;
+    return test::planTarget(gpu, perNode, interGBps);
 }
 
 } // namespace
