@@ -125,15 +125,23 @@ std::vector<TaskStatus> taskStatuses(const std::string& dir, const json& submiss
     std::vector<TaskStatus> out(tasks);
     for (std::size_t i = 0; i < tasks; ++i)
         out[i].task = i;
+    // The files are the submission's own, but may have been edited or damaged: a task number out of range is an
+    // error naming the file, not an out-of-bounds write.
+    const auto taskOf = [&](const json& v, const std::string& file) {
+        const auto task = v.get<std::size_t>();
+        if (task >= tasks)
+            throw Error(file, "task", fmt::format("task {} in a submission of {} tasks", task, tasks));
+        return task;
+    };
     for (const auto& p : points)
-        ++out[p.at("task").get<std::size_t>()].points;
+        ++out[taskOf(p.at("task"), dir + "/points.json")].points;
     // Which job ran each task last: later submissions (resubmits) win.
     std::vector<std::string> jobIds;
     for (const auto& j : submission.at("jobs")) {
         const std::string id = j.at("job_id").get<std::string>();
         jobIds.push_back(id);
         for (const auto& t : j.at("tasks"))
-            out[t.get<std::size_t>()].jobId = id;
+            out[taskOf(t, dir + "/submission.json")].jobId = id;
     }
     std::map<std::pair<std::string, std::size_t>, sweep::SlurmTaskState> queued, accounted;
     if (!jobIds.empty() && programExists("squeue")) {

@@ -291,6 +291,15 @@ private slots:
         // A second submission into the same directory is refused.
         r = runCommand({cliPath(), "sweep", "submit", specPath, "--slurm", "--dir", dir, "--no-submit"});
         QCOMPARE(r.exitCode, 2);
+        // A damaged points file (a task number past the submission's) is an error naming the file.
+        auto points = nlohmann::json::parse(std::ifstream(dir + "/points.json"));
+        points.at(0)["task"] = 99;
+        std::ofstream(dir + "/points.json") << points.dump(1);
+        r = runCommand({cliPath(), "sweep", "status", "--dir", dir});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.find(dir + "/points.json") != std::string::npos &&
+                     r.err.find("task 99 in a submission of 3 tasks") != std::string::npos,
+                 r.err.c_str());
     }
 
 private:
