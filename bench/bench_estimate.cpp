@@ -79,16 +79,18 @@ void BM_ThroughputEstimate(benchmark::State& state)
 }
 
 // rankPlans over every type of the catalog (the 25 of data/gpus.json), no pipelines.
-void BM_PlansWholeCatalog(benchmark::State& state)
+/** rankPlans of `modelName` (global batch 64, sequence 4096, micro-batch 1, flash attention) over the whole catalog. */
+void plansWholeCatalog(benchmark::State& state, const std::string& modelName, int zeroStage)
 {
     const auto& types = hardware::GpuCatalog::builtin().types();
     const auto targets = estimate::targetsFromTypes(types, 64, {hardware::LinkKind::InfiniBand, 25, 5});
-    const auto& model = workload::ModelLibrary::builtin().at("llama2-13b");
+    const auto& model = workload::ModelLibrary::builtin().at(modelName);
     workload::TrainingConfig config;
     config.globalBatch = 64;
     config.seq = 4096;
     config.microBatch = 1;
     config.flashAttention = true;
+    config.zeroStage = zeroStage;
     std::size_t plans = 0;
     for (auto _ : state) {
         auto result = estimate::rankPlans(model, config, targets);
@@ -97,6 +99,11 @@ void BM_PlansWholeCatalog(benchmark::State& state)
     }
     state.counters["types"] = double(targets.size());
     state.counters["plans"] = double(plans);
+}
+
+void BM_PlansWholeCatalog(benchmark::State& state)
+{
+    plansWholeCatalog(state, "llama2-13b", workload::TrainingConfig{}.zeroStage);
 }
 
 // Mixtral 8x7B (MoE): one estimate with expert parallelism, and rankPlans over the whole catalog, which
@@ -119,23 +126,7 @@ void BM_ThroughputEstimateMixtral(benchmark::State& state)
 
 void BM_PlansMixtralWholeCatalog(benchmark::State& state)
 {
-    const auto& types = hardware::GpuCatalog::builtin().types();
-    const auto targets = estimate::targetsFromTypes(types, 64, {hardware::LinkKind::InfiniBand, 25, 5});
-    const auto& model = workload::ModelLibrary::builtin().at("mixtral-8x7b");
-    workload::TrainingConfig config;
-    config.globalBatch = 64;
-    config.seq = 4096;
-    config.microBatch = 1;
-    config.flashAttention = true;
-    config.zeroStage = 1;
-    std::size_t plans = 0;
-    for (auto _ : state) {
-        auto result = estimate::rankPlans(model, config, targets);
-        plans = result.size();
-        benchmark::DoNotOptimize(result);
-    }
-    state.counters["types"] = double(targets.size());
-    state.counters["plans"] = double(plans);
+    plansWholeCatalog(state, "mixtral-8x7b", 1);
 }
 
 } // namespace

@@ -84,11 +84,11 @@ void runShow(const ShowArgs& args)
     std::unordered_set<std::string> done;
     if (!args.db.empty())
         done = store::completedPointKeys(openRunStoreForReading(args.db).connection(), plan.spec.name);
-    const auto todo = sweep::pointsToRun(plan, {}, done);
+    const auto toRun = sweep::pointsToRun(plan, {}, done);
     sweep::WorkloadCache cache;
     std::optional<sweep::CpuEstimate> est;
     if (args.estimate)
-        est = sweep::estimateCpu(plan, todo, cache);
+        est = sweep::estimateCpu(plan, toRun, cache);
     if (args.json) {
         nlohmann::json axes = nlohmann::json::array();
         for (const auto& a : plan.axes)
@@ -104,7 +104,7 @@ void runShow(const ShowArgs& args)
         nlohmann::json out = {
             {"name", plan.spec.name}, {"scenario", plan.spec.scenario},  {"axes", axes},
             {"points", points},       {"scenarios", plan.scenarioCount}, {"workloads", plan.workloadCount},
-            {"to_run", todo.size()}};
+            {"to_run", toRun.size()}};
         if (est)
             out["estimate"] = estimateJson(*est, est->samples.size());
         printJson(out);
@@ -116,11 +116,11 @@ void runShow(const ShowArgs& args)
     for (const auto& a : plan.axes)
         std::cout << "  " << axisSummary(a) << "\n";
     if (!args.db.empty())
-        std::cout << fmt::format("{} stored completed in {}, {} to run\n", plan.points.size() - todo.size(), args.db,
-                                 todo.size());
+        std::cout << fmt::format("{} stored completed in {}, {} to run\n", plan.points.size() - toRun.size(), args.db,
+                                 toRun.size());
     if (est)
         std::cout << fmt::format("estimated CPU time: {} ({:.1f} s) for {} point{}; from {}\n", clockText(est->cpuS),
-                                 est->cpuS, todo.size(), todo.size() == 1 ? "" : "s", est->method);
+                                 est->cpuS, toRun.size(), toRun.size() == 1 ? "" : "s", est->method);
 }
 
 struct RunArgs
@@ -144,7 +144,7 @@ void runRun(const RunArgs& args)
     // Opened before anything runs: a foreign or damaged file is refused (exit 2) without simulating.
     auto db = openRunStoreForWriting(args.db, args.lockTimeoutS);
     const auto done = store::completedPointKeys(db.connection(), plan.spec.name);
-    const auto todo = sweep::pointsToRun(plan, shard, done);
+    const auto toRun = sweep::pointsToRun(plan, shard, done);
     const std::size_t inShard = shard.end(plan.points.size()) - shard.begin(plan.points.size());
 
     std::stop_source stop;
@@ -166,11 +166,11 @@ void runRun(const RunArgs& args)
         std::cerr << fmt::format(
             "sweep {}: {} points{}, {} already stored, {} to run on {} thread{}\n", plan.spec.name, plan.points.size(),
             shard.count > 1 ? fmt::format(" ({} in shard {}/{})", inShard, shard.index, shard.count) : "",
-            inShard - todo.size(), todo.size(), jobs, jobs == 1 ? "" : "s");
+            inShard - toRun.size(), toRun.size(), jobs, jobs == 1 ? "" : "s");
     sweep::WorkloadCache cache;
     std::optional<sweep::CpuEstimate> est;
-    if (args.estimate && !todo.empty()) {
-        est = sweep::estimateCpu(plan, todo, cache, 2.0, 8, stop.get_token());
+    if (args.estimate && !toRun.empty()) {
+        est = sweep::estimateCpu(plan, toRun, cache, 2.0, 8, stop.get_token());
         if (!args.json)
             std::cerr << fmt::format("estimated CPU time: {} ({:.1f} s; about {} wall on {} thread{}), from {}\n",
                                      clockText(est->cpuS), est->cpuS, clockText(est->cpuS / jobs), jobs,
