@@ -175,10 +175,12 @@ void MainWindow::createDocks()
     splitDockWidget(runDock, historyDock, Qt::Vertical);
     m_jobDetails = new JobDetailsPanel;
     auto* jobDock = dock(tr("Job details"), QStringLiteral("JobDock"), m_jobDetails, Qt::RightDockWidgetArea);
-    connect(m_gantt, &GanttView::jobClicked, this, [this, jobDock](int job) {
+    const auto showJob = [this, jobDock](int job) {
         m_jobDetails->showJob(job);
         jobDock->raise();
-    });
+    };
+    connect(m_gantt, &GanttView::jobClicked, this, showJob);
+    connect(m_clusterAtTime, &ClusterAtTimeView::jobClicked, this, showJob);
     connect(m_jobDetails, &JobDetailsPanel::jobFound, this, [this](int job) {
         m_tabs->setCurrentWidget(m_tabs->widget(0));
         m_gantt->revealJob(job);

@@ -1,4 +1,5 @@
 #include "sched/fastest_free_type.h"
+#include "sched/queue_reasons.h"
 #include "sched/registry.h"
 
 #include <algorithm>
@@ -31,6 +32,7 @@ public:
         const auto& d = view.deadlines(j);
         const double first = d.empty() ? kNone : d.front().atS;
         m_queue.emplace(first, view.job(j).arrivalS, j);
+        m_reasons.joined(j);
     }
 
     void schedule(sim::Decision& decision) override
@@ -44,6 +46,7 @@ public:
                 break;
             m_queue.erase(m_queue.begin());
         }
+        m_reasons.explain(decision, m_queue.empty() ? -1 : std::get<2>(*m_queue.begin()));
         // A job still waiting at its last chance to start will miss; decide again at the next one's.
         if (m_dropLate) {
             dropLate(decision, true);
@@ -80,6 +83,7 @@ private:
 
     bool m_dropLate;
     std::set<std::tuple<double, double, int>> m_queue;
+    QueueReasons m_reasons{"EDF", "behind a job with an earlier deadline in EDF order (the head blocks the others)"};
 };
 
 } // namespace

@@ -66,14 +66,21 @@ public:
         waiting.reserve(m_queue.size());
         bool blocked = false;
         for (int j : m_queue) {
-            if (blocked || m_index.totalIdleGpus() == 0) {
+            if (blocked) {
                 waiting.push_back(j);
+                decision.explain(j, kBlocked);
+                continue;
+            }
+            if (m_index.totalIdleGpus() == 0) {
+                waiting.push_back(j);
+                decision.explain(j, kNoFit);
                 continue;
             }
             const auto i = static_cast<std::size_t>(j);
             auto placement = m_restricted[i] ? placeRestricted(view, j) : m_index.allocate(m_plans[i], m_options);
             if (!placement) {
                 waiting.push_back(j);
+                decision.explain(j, kNoFit);
                 blocked = m_options.strictFcfs;
                 continue;
             }
@@ -84,6 +91,9 @@ public:
     }
 
 private:
+    static constexpr const char* kNoFit = "none of its plans fits the idle GPUs (HAS best-fit over MARP's plans)";
+    static constexpr const char* kBlocked = "behind an earlier job that does not fit (strict FCFS)";
+
     void init(const sim::View& view)
     {
         if (m_ready)

@@ -3,6 +3,7 @@
 #include "sched/fifo_queue.h"
 #include "sched/gavel_fifo_allocation.h"
 #include "sched/gavel_rounds.h"
+#include "sched/queue_reasons.h"
 #include "sim/policy.h"
 
 #include <optional>
@@ -17,14 +18,19 @@ namespace orrery::sched {
 class GavelCompatFifo : public sim::Policy
 {
 public:
-    explicit GavelCompatFifo(bool perf) : m_perf(perf), m_allocation(perf) {}
+    explicit GavelCompatFifo(bool perf)
+        : m_perf(perf), m_allocation(perf),
+          m_reasons("FIFO", "behind an earlier job in FIFO order (the head blocks the queue)")
+    {}
 
     void onArrival(const sim::View& view, int j) override
     {
         if (view.options().gavelCompat)
             gavel().onArrival(view, j);
-        else
+        else {
             m_queue.push(j);
+            m_reasons.joined(j);
+        }
     }
     void onCompletion(const sim::View& view, int j) override
     {
@@ -35,8 +41,10 @@ public:
     {
         if (decision.view().options().gavelCompat)
             gavel().schedule(decision);
-        else
+        else {
             serveQueue(decision, m_queue);
+            m_reasons.explain(decision, m_queue.empty() ? -1 : m_queue.front());
+        }
     }
 
 protected:
@@ -58,6 +66,7 @@ private:
     FifoQueue m_queue;
     GavelFifoAllocation m_allocation;
     std::optional<GavelRounds> m_gavel;
+    QueueReasons m_reasons;
 };
 
 } // namespace orrery::sched

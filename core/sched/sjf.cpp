@@ -1,4 +1,5 @@
 #include "sched/fastest_free_type.h"
+#include "sched/queue_reasons.h"
 #include "sched/registry.h"
 
 #include <set>
@@ -24,6 +25,7 @@ public:
     void onArrival(const sim::View& view, int j) override
     {
         m_queue.emplace(view.estimatedDurationS(j), view.job(j).arrivalS, j);
+        m_reasons.joined(j);
     }
 
     void schedule(sim::Decision& decision) override
@@ -35,10 +37,12 @@ public:
                 break;
             m_queue.erase(m_queue.begin());
         }
+        m_reasons.explain(decision, m_queue.empty() ? -1 : std::get<2>(*m_queue.begin()));
     }
 
 private:
     std::set<std::tuple<double, double, int>> m_queue;
+    QueueReasons m_reasons{"SJF", "behind a shorter job in SJF order (the shortest waiting job blocks the others)"};
 };
 
 } // namespace

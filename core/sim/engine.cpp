@@ -244,6 +244,8 @@ void Engine::commit()
         }
         if (old.empty() && startS[i] >= 0 && result.jobs[i].suspensions > 0)
             result.jobEvents.push_back({now, j, JobEventKind::Resume, {}});
+        // A reason explained the wait that ends here; after a preemption the same words are news again.
+        lastReason[i].clear();
         status[i] = JobStatus::Running;
         if (planChanged) {
             runPlan[i] = plan[i];
@@ -389,6 +391,7 @@ void Engine::initLifecycle()
     const auto n = static_cast<std::size_t>(w.jobCount());
     profileS.assign(n, 0);
     profileEnded.assign(n, 0);
+    lastReason.assign(n, {});
     estimateFactors = estimateErrorFactors(opt, w.jobCount(), seed);
 }
 
@@ -490,6 +493,21 @@ void Engine::annotate(int j, const std::string& key, const std::string& jsonText
             return;
         }
     extras.emplace_back(key, jsonText);
+}
+
+void Engine::explain(int j, std::string_view reason)
+{
+    if (j < 0 || j >= w.jobCount())
+        fail(fmt::format("explain: no job with index {}", j));
+    const auto i = static_cast<std::size_t>(j);
+    // A finished or dropped job has nothing left to explain.
+    if (status[i] == JobStatus::Done || status[i] == JobStatus::Dropped)
+        return;
+    auto& last = lastReason[i];
+    if (reason == last)
+        return;
+    last = reason;
+    result.jobEvents.push_back({now, j, JobEventKind::Reason, last});
 }
 
 void Engine::record(const std::string& name, double value)

@@ -155,6 +155,7 @@ public:
     void profile(int j, const std::vector<int>& list, double seconds);
     void annotate(int j, const std::string& key, const std::string& jsonText);
     void record(const std::string& name, double value);
+    void explain(int j, std::string_view reason);
     const JobRecord& resultJob(int j) const { return result.jobs[static_cast<std::size_t>(j)]; }
     double estimateFactor(int j) const
     {
@@ -259,9 +260,10 @@ private:
     std::vector<std::int32_t> lastSegment; ///< per job: index of its last closed segment, -1 none
     std::priority_queue<Event, std::vector<Event>, EventLater> heap;
     RunResult result;
-    std::vector<double> profileS;   ///< per job: profiling asked for in this decision (seconds), else 0
-    std::vector<char> profileEnded; ///< per job: its profiling ended at this instant
-    std::vector<int> profileDue;    ///< jobs whose profiling ended at this instant
+    std::vector<double> profileS;        ///< per job: profiling asked for in this decision (seconds), else 0
+    std::vector<char> profileEnded;      ///< per job: its profiling ended at this instant
+    std::vector<int> profileDue;         ///< jobs whose profiling ended at this instant
+    std::vector<std::string> lastReason; ///< per job: its last explained reason since it last started
     std::unordered_map<std::string, std::size_t> seriesIndex;
     int done = 0; ///< jobs finished or dropped
     bool inDecision = false;

@@ -69,7 +69,7 @@ struct UtilizationSample
 };
 
 /** A change in a job's life worth a record: what later systems (and the store's job_events) look at. */
-enum class JobEventKind : std::uint8_t { Suspend, Resume, Drop, Profile, Plan };
+enum class JobEventKind : std::uint8_t { Suspend, Resume, Drop, Profile, Plan, Reason };
 const char* toString(JobEventKind kind);
 /** The kind a name from toString() stands for; nullopt for anything else. */
 std::optional<JobEventKind> jobEventKindFromString(std::string_view name);
@@ -79,7 +79,9 @@ struct JobEvent
     double timeS = 0;
     int job = 0;
     JobEventKind kind = JobEventKind::Suspend;
-    std::string detail; ///< drop: the reason; profile: the seconds asked for; plan: the plan (sim::toString)
+    /** drop: the reason; profile: the seconds asked for; plan: the plan (sim::toString); reason: the policy's
+     *  reason for the job's state from then on (Decision::explain) */
+    std::string detail;
 };
 
 /**

@@ -182,4 +182,8 @@ void Decision::record(const std::string& series, double value)
 {
     m_e->record(series, value);
 }
+void Decision::explain(int j, std::string_view reason)
+{
+    m_e->explain(j, reason);
+}
 } // namespace orrery::sim

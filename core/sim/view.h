@@ -5,6 +5,7 @@
 #include "sim/prepared_workload.h"
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace orrery::sim {
@@ -148,6 +149,11 @@ public:
     void annotate(int j, const std::string& name, const std::string& text);
     /** Appends (now, value) to the named series of the run. */
     void record(const std::string& series, double value);
+    /** The policy's reason for job j's state from now on, e.g. why it waits ("behind an earlier job in FIFO
+     *  order"): recorded as a `reason` job event when it differs from the job's last reason since it last
+     *  started, so a policy may repeat itself at no cost in the record. Keep the text stable (no counts that
+     *  change at every decision): a viewer adds the cluster's state at the moment. */
+    void explain(int j, std::string_view reason);
 
 private:
     detail::Engine* m_e;

@@ -1,6 +1,7 @@
 #include "results/cluster_at_time_view.h"
 
 #include "results/palette.h"
+#include "results/wait_reason_text.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -138,6 +139,8 @@ ClusterAtTimeView::ClusterAtTimeView(QWidget* parent) : QWidget(parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
+    connect(m_queue, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { emit jobClicked(item->data(Qt::UserRole).toInt()); });
     m_timer = new QTimer(this);
     m_timer->setInterval(50);
     connect(m_slider, &QSlider::valueChanged, this, [this](int v) { setTime(m_endS * v / 1000.0); });
@@ -160,6 +163,9 @@ void ClusterAtTimeView::setRun(const RunEntry* run)
 {
     m_run = run ? *run : RunEntry();
     m_index = TimelineIndex(m_run.result);
+    m_reasons.reset();
+    if (m_run.result)
+        m_reasons.emplace(*m_run.result);
     m_endS = m_run.result ? std::max(m_run.result->makespanS, 1.0) : 1.0;
     m_slider->setEnabled(m_run.result != nullptr);
     // Start where something is happening: a third of the way in.
@@ -194,10 +200,14 @@ void ClusterAtTimeView::update()
         tr("<b>Queue</b>: %1 waiting, %2 running").arg(m_snapshot.queued.size()).arg(m_snapshot.running.size()));
     const int shown = std::min<int>(static_cast<int>(m_snapshot.queued.size()), 500);
     for (int i = 0; i < shown; ++i) {
-        const auto& j = run.jobs[static_cast<std::size_t>(m_snapshot.queued[static_cast<std::size_t>(i)])];
-        auto* item = new QListWidgetItem(tr("%1  %2  (waiting %3)")
+        const int index = m_snapshot.queued[static_cast<std::size_t>(i)];
+        const auto& j = run.jobs[static_cast<std::size_t>(index)];
+        const QString why = waitReasonText(run, m_run.cluster.get(), *m_reasons, m_snapshot, index);
+        auto* item = new QListWidgetItem(tr("%1  %2  (waiting %3)\n    %4")
                                              .arg(QString::fromStdString(j.id), QString::fromStdString(j.model),
-                                                  formatDuration(m_snapshot.timeS - j.arrivalS)));
+                                                  formatDuration(m_snapshot.timeS - j.arrivalS), why));
+        item->setToolTip(why);
+        item->setData(Qt::UserRole, index);
         item->setData(Qt::DecorationRole, colourForIndex(m_snapshot.queued[static_cast<std::size_t>(i)]));
         m_queue->addItem(item);
     }

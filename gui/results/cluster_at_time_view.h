@@ -1,9 +1,12 @@
 #pragma once
 
+#include "metrics/wait_reasons.h"
 #include "results/cluster_snapshot.h"
 #include "results/run_entry.h"
 
 #include <QWidget>
+
+#include <optional>
 
 class QLabel;
 class QListWidget;
@@ -32,7 +35,8 @@ private:
 
 /**
  * A run at time t: a slider (and Play) scrubs through time, the grid shows
- * which job holds each GPU and the list beside it the queue.
+ * which job holds each GPU and the list beside it the queue, each job with
+ * why it waits (the policy's reason and what was free).
  */
 class ClusterAtTimeView : public QWidget
 {
@@ -43,12 +47,19 @@ public:
     void setTime(double timeS);
     double time() const { return m_snapshot.timeS; }
     const ClusterSnapshot& snapshot() const { return m_snapshot; }
+    /** The queue list, for tests: one item per waiting job (at most 500), the job index in Qt::UserRole. */
+    QListWidget* queueList() const { return m_queue; }
+
+signals:
+    /** A job of the queue was clicked (its index in the run). */
+    void jobClicked(int job);
 
 private:
     void update();
 
     RunEntry m_run;
     TimelineIndex m_index;
+    std::optional<metrics::WaitReasons> m_reasons;
     ClusterSnapshot m_snapshot;
     double m_endS = 1;
     QSlider* m_slider;

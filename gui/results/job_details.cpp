@@ -151,7 +151,9 @@ QString jobDetailsHtml(const JobDetails& d)
         for (const auto& e : d.events)
             out +=
                 QStringLiteral("<li>%1 %2%3</li>")
-                    .arg(formatDuration(e.timeS), QString::fromLatin1(sim::toString(e.kind)),
+                    .arg(formatDuration(e.timeS),
+                         e.kind == sim::JobEventKind::Reason ? tr("waits")
+                                                             : QString::fromLatin1(sim::toString(e.kind)),
                          e.detail.empty() ? QString() : QStringLiteral(": ") + html(QString::fromStdString(e.detail)));
         out += QStringLiteral("</ul>");
     }

@@ -186,7 +186,8 @@ private slots:
     void invariantsHoldForEveryPolicy()
     {
         ORRERY_CHECK_PROPERTY(
-            "no oversubscription, all finish or are dropped, JCT >= ideal, GPU-seconds = work / rate, deterministic",
+            "no oversubscription, all finish or are dropped, JCT >= ideal, GPU-seconds = work / rate, reasons only for "
+            "waiting jobs, deterministic",
             [] {
                 const Case c = *genCase();
                 const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
@@ -226,6 +227,19 @@ private slots:
                     for (const auto& iv : r.intervals)
                         if (r.jobs[static_cast<std::size_t>(iv.job)].dropped())
                             RC_ASSERT(iv.endS <= r.jobs[static_cast<std::size_t>(iv.job)].droppedS);
+                    // A policy's reason explains a wait: the job had arrived, had not ended, and held no GPU
+                    // then (an allocation may start at that instant, by a later decision).
+                    for (const auto& e : r.jobEvents) {
+                        if (e.kind != sim::JobEventKind::Reason)
+                            continue;
+                        const auto& rec = r.jobs[static_cast<std::size_t>(e.job)];
+                        RC_ASSERT(!e.detail.empty());
+                        RC_ASSERT(e.timeS >= rec.arrivalS);
+                        RC_ASSERT(!rec.finished() || e.timeS <= rec.endS);
+                        for (const auto& iv : r.intervals)
+                            if (iv.job == e.job)
+                                RC_ASSERT(!(iv.startS < e.timeS && e.timeS < iv.endS));
+                    }
                     // GPU time billed covers GPU time used.
                     RC_ASSERT(summary.gpuHoursUsed <= summary.gpuHoursBilled * (1 + 1e-9) + 1e-12);
 

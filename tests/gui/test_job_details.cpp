@@ -48,7 +48,9 @@ std::shared_ptr<const sim::RunResult> run()
         r->intervals.push_back({1, g, 100, 400});
     for (int g : {6, 7, 8, 9})
         r->intervals.push_back({1, g, 500, 900});
-    r->jobEvents = {{400, 1, sim::JobEventKind::Suspend, ""}, {500, 1, sim::JobEventKind::Resume, ""}};
+    r->jobEvents = {{60, 1, sim::JobEventKind::Reason, "first in FIFO order; waits for room: needs 4 x A100"},
+                    {400, 1, sim::JobEventKind::Suspend, ""},
+                    {500, 1, sim::JobEventKind::Resume, ""}};
     r->makespanS = 900;
     return r;
 }
@@ -81,7 +83,7 @@ private slots:
                      d.allocations[1].gpuTypes.contains(QStringLiteral(" + 2 x ")) &&
                      d.allocations[1].gpuTypes.contains(QStringLiteral("RTX 2080 Ti")),
                  qPrintable(d.allocations[1].gpuTypes));
-        QCOMPARE(d.events.size(), std::size_t(2));
+        QCOMPARE(d.events.size(), std::size_t(3));
         // Without a cluster: GPU ids only.
         const JobDetails bare = jobDetails(*run(), 1, nullptr);
         QVERIFY(bare.allocations[0].nodes.isEmpty());
@@ -109,7 +111,8 @@ private slots:
         QCOMPARE(panel.shownJob(), 1);
         const QString text = panel.browser()->toPlainText();
         QVERIFY2(text.contains(QStringLiteral("Allocations (2)")) && text.contains(QStringLiteral("a100-1, rtx")) &&
-                     text.contains(QStringLiteral("suspend")),
+                     text.contains(QStringLiteral("suspend")) &&
+                     text.contains(QStringLiteral("waits: first in FIFO order; waits for room: needs 4 x A100")),
                  qPrintable(text));
 
         panel.findField()->setText(QStringLiteral("nope"));

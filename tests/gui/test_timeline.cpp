@@ -1,11 +1,15 @@
+#include "results/cluster_at_time_view.h"
 #include "results/cluster_snapshot.h"
 #include "results/palette.h"
+#include "results/wait_reason_text.h"
 #include "timeline/timeline_geometry.h"
 #include "timeline/timeline_index.h"
 #include "timeline/timeline_rows.h"
 
 #include "io/scenario.h"
 
+#include <QListWidget>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace orrery;
@@ -213,6 +217,62 @@ private slots:
         QCOMPARE(at600.queued, (std::vector<int>{3})); // arrived, never ran
     }
 
+    void queuedJobsSayWhyTheyWait()
+    {
+        // Two V100s and two A100s; a holds both V100s over [0, 100), b both A100s over [0, 300); c waits from 10
+        // with FIFO's reason, d from 20 with none (a policy that explains nothing).
+        auto run = std::make_shared<sim::RunResult>();
+        run->totalGpus = 4;
+        run->gpuTypes = {"v100-16gb", "a100-40gb-sxm"};
+        run->gpusByType = {2, 2};
+        run->gpuType = {0, 0, 1, 1};
+        run->jobs.resize(4);
+        auto job = [](const char* id, double arrival, double start, double end, int demand) {
+            sim::JobRecord r;
+            r.id = id;
+            r.arrivalS = arrival;
+            r.startS = start;
+            r.endS = end;
+            r.demand = demand;
+            return r;
+        };
+        run->jobs[0] = job("a", 0, 0, 100, 2);
+        run->jobs[1] = job("b", 0, 0, 300, 2);
+        run->jobs[2] = job("c", 10, 100, 400, 2);
+        run->jobs[3] = job("d", 20, 300, 500, 2);
+        run->intervals = {{0, 0, 0, 100},   {0, 1, 0, 100},   {1, 2, 0, 300},   {1, 3, 0, 300},
+                          {2, 0, 100, 400}, {2, 1, 100, 400}, {3, 2, 300, 500}, {3, 3, 300, 500}};
+        run->jobEvents = {{10, 2, sim::JobEventKind::Reason, "first in FIFO order; waits for room: needs 2 x V100"}};
+        run->makespanS = 500;
+
+        const metrics::WaitReasons reasons(*run);
+        const TimelineIndex index(run);
+        const ClusterSnapshot at50 = ClusterSnapshot::at(index, 50);
+        QCOMPARE(freeGpusByType(*run, at50), (std::vector<int>{0, 0}));
+        QCOMPARE(waitReasonText(*run, nullptr, reasons, at50, 2),
+                 QStringLiteral("first in FIFO order; waits for room: needs 2 x V100; free now: 0 x v100-16gb, 0 x "
+                                "a100-40gb-sxm"));
+        QCOMPARE(waitReasonText(*run, nullptr, reasons, at50, 3),
+                 QStringLiteral("the policy gave no reason; asks 2 GPUs; free now: 0 x v100-16gb, 0 x a100-40gb-sxm"));
+        // At 150 c runs on the V100s; d still waits for the A100s b holds.
+        const ClusterSnapshot at150 = ClusterSnapshot::at(index, 150);
+        QCOMPARE(at150.queued, (std::vector<int>{3}));
+
+        // The view lists them with their reasons, and a click names the job.
+        RunEntry entry;
+        entry.result = run;
+        ClusterAtTimeView view;
+        view.setRun(&entry);
+        view.setTime(50);
+        QCOMPARE(view.queueList()->count(), 2);
+        QVERIFY(view.queueList()->item(0)->text().contains(QStringLiteral("first in FIFO order")));
+        QVERIFY(view.queueList()->item(1)->text().contains(QStringLiteral("the policy gave no reason")));
+        QSignalSpy clicked(&view, &ClusterAtTimeView::jobClicked);
+        emit view.queueList()->itemClicked(view.queueList()->item(1));
+        QCOMPARE(clicked.count(), 1);
+        QCOMPARE(clicked.at(0).at(0).toInt(), 3);
+    }
+
     void durationsAndSteps()
     {
         QCOMPARE(formatDuration(5), QStringLiteral("5 s"));
@@ -224,5 +284,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTimeline)
+QTEST_MAIN(TestTimeline)
 #include "test_timeline.moc"

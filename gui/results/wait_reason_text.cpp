@@ -1,0 +1,53 @@
+#include "results/wait_reason_text.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+namespace orrery::gui {
+
+namespace {
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("WaitReason", text);
+}
+} // namespace
+
+std::vector<int> freeGpusByType(const sim::RunResult& run, const ClusterSnapshot& snapshot)
+{
+    std::vector<int> free(run.gpuTypes.size(), 0);
+    for (std::size_t g = 0; g < snapshot.jobOnGpu.size() && g < run.gpuType.size(); ++g) {
+        const int t = run.gpuType[g];
+        if (snapshot.jobOnGpu[g] < 0 && t >= 0 && static_cast<std::size_t>(t) < free.size())
+            ++free[static_cast<std::size_t>(t)];
+    }
+    return free;
+}
+
+QString waitReasonText(const sim::RunResult& run, const hardware::Cluster* cluster, const metrics::WaitReasons& reasons,
+                       const ClusterSnapshot& snapshot, int job)
+{
+    // The run names types by catalog id; a known cluster gives their display names.
+    const auto typeName = [&](std::size_t t) {
+        const QString id = QString::fromStdString(run.gpuTypes[t]);
+        if (cluster)
+            for (const auto& n : cluster->nodes()) {
+                const auto& type = cluster->gpuTypeOfNode(n.id);
+                if (type.name == run.gpuTypes[t])
+                    return QString::fromStdString(type.display.empty() ? type.name : type.display);
+            }
+        return id;
+    };
+    const std::vector<int> free = freeGpusByType(run, snapshot);
+    QStringList parts;
+    for (std::size_t t = 0; t < free.size(); ++t)
+        parts << QStringLiteral("%1 x %2").arg(free[t]).arg(typeName(t));
+    const QString freeText = tr("free now: %1").arg(parts.join(QStringLiteral(", ")));
+    const std::string_view given = reasons.at(job, snapshot.timeS);
+    if (!given.empty())
+        return QStringLiteral("%1; %2").arg(QString::fromUtf8(given.data(), static_cast<qsizetype>(given.size())),
+                                            freeText);
+    const auto& rec = run.jobs[static_cast<std::size_t>(job)];
+    return tr("the policy gave no reason; asks %1 GPUs; %2").arg(rec.demand > 0 ? rec.demand : rec.gpus).arg(freeText);
+}
+
+} // namespace orrery::gui
