@@ -4,6 +4,7 @@
 #include "charts/cdf_chart.h"
 #include "charts/tradeoff_chart.h"
 #include "charts/utilisation_chart.h"
+#include "charts/zoomable_chart_view.h"
 #include "document/scenario_document.h"
 #include "editors/cluster_editor.h"
 #include "editors/gpu_catalog_view.h"
@@ -181,6 +182,20 @@ void MainWindow::createDocks()
     };
     connect(m_gantt, &GanttView::jobClicked, this, showJob);
     connect(m_clusterAtTime, &ClusterAtTimeView::jobClicked, this, showJob);
+    // One time cursor: the Gantt's, the utilisation chart's and cluster-at-t's slider move together.
+    connect(m_gantt, &GanttView::cursorMoved, this, [this](double t) {
+        m_clusterAtTime->showTime(t);
+        m_utilisation->setCursorTime(t);
+    });
+    connect(m_clusterAtTime, &ClusterAtTimeView::timeChanged, this, [this](double t) {
+        m_gantt->setCursorTime(t);
+        m_utilisation->setCursorTime(t);
+    });
+    connect(m_utilisation, &UtilisationChart::timeClicked, this, [this](double t) {
+        m_gantt->setCursorTime(t);
+        m_clusterAtTime->showTime(t);
+        m_utilisation->setCursorTime(t);
+    });
     connect(m_jobDetails, &JobDetailsPanel::jobFound, this, [this](int job) {
         m_tabs->setCurrentWidget(m_tabs->widget(0));
         m_gantt->revealJob(job);

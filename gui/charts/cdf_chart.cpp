@@ -1,4 +1,5 @@
 #include "charts/cdf_chart.h"
+#include "charts/zoomable_chart_view.h"
 
 #include "charts/axis_ticks.h"
 
@@ -31,8 +32,7 @@ CdfChart::CdfChart(QWidget* parent) : QWidget(parent)
     controls->addWidget(m_log);
     controls->addStretch();
     layout->addLayout(controls);
-    m_view = new QChartView(new QChart);
-    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view = new ZoomableChartView(new QChart, QChartView::RectangleRubberBand);
     m_view->chart()->legend()->setAlignment(Qt::AlignBottom);
     m_view->chart()->setMargins(QMargins(4, 4, 4, 4));
     layout->addWidget(m_view);
@@ -68,6 +68,7 @@ int CdfChart::seriesCount() const
 void CdfChart::rebuild()
 {
     QChart* chart = m_view->chart();
+    chart->zoomReset();
     chart->removeAllSeries();
     for (auto* axis : chart->axes())
         chart->removeAxis(axis), delete axis;

@@ -3,6 +3,7 @@
 #include "charts/axis_ticks.h"
 
 #include "charts/chart_series.h"
+#include "charts/zoomable_chart_view.h"
 #include "metrics/metrics.h"
 #include "results/palette.h"
 
@@ -18,12 +19,17 @@ UtilisationChart::UtilisationChart(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    m_view = new QChartView(new QChart);
-    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view = new ZoomableChartView(new QChart, QChartView::HorizontalRubberBand);
+    connect(m_view, &ZoomableChartView::cursorClicked, this, [this](double hours) { emit timeClicked(hours * 3600); });
     m_view->chart()->legend()->setAlignment(Qt::AlignBottom);
     m_view->chart()->setMargins(QMargins(4, 4, 4, 4));
     layout->addWidget(m_view);
     setRun(nullptr);
+}
+
+void UtilisationChart::setCursorTime(double timeS)
+{
+    m_view->setCursorX(timeS / 3600);
 }
 
 int UtilisationChart::seriesCount() const
@@ -34,6 +40,7 @@ int UtilisationChart::seriesCount() const
 void UtilisationChart::setRun(const RunEntry* run)
 {
     QChart* chart = m_view->chart();
+    chart->zoomReset();
     chart->removeAllSeries();
     for (auto* axis : chart->axes())
         chart->removeAxis(axis), delete axis;

@@ -7,12 +7,14 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPainter>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace orrery::gui {
@@ -143,7 +145,10 @@ ClusterAtTimeView::ClusterAtTimeView(QWidget* parent) : QWidget(parent)
             [this](QListWidgetItem* item) { emit jobClicked(item->data(Qt::UserRole).toInt()); });
     m_timer = new QTimer(this);
     m_timer->setInterval(50);
-    connect(m_slider, &QSlider::valueChanged, this, [this](int v) { setTime(m_endS * v / 1000.0); });
+    connect(m_slider, &QSlider::valueChanged, this, [this](int v) {
+        setTime(m_endS * v / 1000.0);
+        emit timeChanged(m_snapshot.timeS);
+    });
     connect(m_play, &QToolButton::toggled, this, [this](bool on) {
         if (on && m_slider->value() >= m_slider->maximum())
             m_slider->setValue(0);
@@ -170,16 +175,25 @@ void ClusterAtTimeView::setRun(const RunEntry* run)
     m_slider->setEnabled(m_run.result != nullptr);
     // Start where something is happening: a third of the way in.
     const int start = m_run.result ? 333 : 0;
-    if (m_slider->value() == start)
+    if (m_slider->value() == start) {
         setTime(m_endS * start / 1000.0);
-    else
+        emit timeChanged(m_snapshot.timeS);
+    } else {
         m_slider->setValue(start);
+    }
 }
 
 void ClusterAtTimeView::setTime(double timeS)
 {
     m_snapshot = ClusterSnapshot::at(m_index, timeS);
     update();
+}
+
+void ClusterAtTimeView::showTime(double timeS)
+{
+    const QSignalBlocker block(m_slider);
+    m_slider->setValue(static_cast<int>(std::lround(std::clamp(timeS / m_endS, 0.0, 1.0) * 1000)));
+    setTime(timeS);
 }
 
 void ClusterAtTimeView::update()

@@ -45,6 +45,8 @@ public:
     explicit ClusterAtTimeView(QWidget* parent = nullptr);
     void setRun(const RunEntry* run);
     void setTime(double timeS);
+    /** Moves the slider to `timeS` and shows it, without emitting timeChanged (the shared time cursor). */
+    void showTime(double timeS);
     double time() const { return m_snapshot.timeS; }
     const ClusterSnapshot& snapshot() const { return m_snapshot; }
     /** The queue list, for tests: one item per waiting job (at most 500), the job index in Qt::UserRole. */
@@ -53,6 +55,8 @@ public:
 signals:
     /** A job of the queue was clicked (its index in the run). */
     void jobClicked(int job);
+    /** The user moved the slider (or Play did): the shared time cursor follows. */
+    void timeChanged(double timeS);
 
 private:
     void update();

@@ -152,8 +152,7 @@ QString jobDetailsHtml(const JobDetails& d)
             out +=
                 QStringLiteral("<li>%1 %2%3</li>")
                     .arg(formatDuration(e.timeS),
-                         e.kind == sim::JobEventKind::Reason ? tr("waits")
-                                                             : QString::fromLatin1(sim::toString(e.kind)),
+                         e.kind == sim::JobEventKind::Reason ? tr("waits") : QString::fromLatin1(sim::toString(e.kind)),
                          e.detail.empty() ? QString() : QStringLiteral(": ") + html(QString::fromStdString(e.detail)));
         out += QStringLiteral("</ul>");
     }

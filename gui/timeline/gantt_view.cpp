@@ -44,7 +44,13 @@ void GanttView::setRun(const RunEntry* run)
         m_runName = run->name;
     }
     m_jobIds.clear();
+    m_queue.clear();
+    m_queueMax = 0;
+    m_measureFromS = m_measureToS = std::nan("");
     if (const auto* r = m_index.run()) {
+        m_queue = metrics::queueLengthOverTime(*r);
+        for (const auto& q : m_queue)
+            m_queueMax = std::max(m_queueMax, q.queued);
         m_jobIds.reserve(r->jobs.size());
         for (const auto& j : r->jobs)
             m_jobIds.push_back(QString::fromStdString(j.id));
@@ -142,8 +148,8 @@ bool GanttView::revealJob(int job)
         if (m_rows.rows[row].gpu == iv.gpu) {
             const int top = rowTop(static_cast<int>(row));
             auto* bar = verticalScrollBar();
-            if (top < bar->value() || top + kRowHeight > bar->value() + viewport()->height() - kAxisHeight)
-                bar->setValue(std::max(0, top - (viewport()->height() - kAxisHeight) / 2));
+            if (top < bar->value() || top + kRowHeight > bar->value() + viewport()->height() - kHeaderHeight)
+                bar->setValue(std::max(0, top - (viewport()->height() - kHeaderHeight) / 2));
             break;
         }
     return true;
@@ -220,7 +226,7 @@ void GanttView::zoomToFit()
 void GanttView::updateScrollBars()
 {
     m_updatingScrollBars = true;
-    const int visibleRows = std::max(0, viewport()->height() - kAxisHeight);
+    const int visibleRows = std::max(0, viewport()->height() - kHeaderHeight);
     verticalScrollBar()->setRange(0, std::max(0, contentHeight() - visibleRows));
     verticalScrollBar()->setPageStep(visibleRows);
     verticalScrollBar()->setSingleStep(kRowHeight);
@@ -266,6 +272,103 @@ void GanttView::paintEvent(QPaintEvent*)
     }
     paintRows(p);
     paintAxis(p);
+    paintQueueTrack(p);
+    paintCursorAndMeasure(p);
+}
+
+double GanttView::timeAtX(int viewportX) const
+{
+    return m_geometry.xToTime(viewportX - kLabelWidth + 0.5);
+}
+
+void GanttView::setCursorTime(double timeS)
+{
+    if (timeS == m_cursorS || (std::isnan(timeS) && std::isnan(m_cursorS)))
+        return;
+    m_cursorS = timeS;
+    viewport()->update();
+}
+
+std::optional<std::pair<double, double>> GanttView::measuredRange() const
+{
+    if (std::isnan(m_measureFromS) || std::isnan(m_measureToS))
+        return std::nullopt;
+    return std::pair{std::min(m_measureFromS, m_measureToS), std::max(m_measureFromS, m_measureToS)};
+}
+
+void GanttView::paintQueueTrack(QPainter& p)
+{
+    const int top = kAxisHeight;
+    const int width = viewport()->width();
+    p.fillRect(0, top, width, kQueueTrackHeight, palette().alternateBase());
+    p.setPen(palette().color(QPalette::Mid));
+    p.drawLine(0, kHeaderHeight - 1, width, kHeaderHeight - 1);
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawText(QRect(6, top, kLabelWidth - 8, kQueueTrackHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               tr("Queue (max %1)").arg(m_queueMax));
+    if (m_queue.empty() || m_queueMax == 0)
+        return;
+    // The most jobs waiting within each pixel column, so a short burst stays visible when zoomed out.
+    const int plot = plotWidth();
+    std::vector<int> column(static_cast<std::size_t>(std::max(plot, 0)), 0);
+    const auto valueAt = [this](double t) {
+        auto it = std::upper_bound(m_queue.begin(), m_queue.end(), t,
+                                   [](double v, const metrics::QueuePoint& q) { return v < q.timeS; });
+        return it == m_queue.begin() ? 0 : std::prev(it)->queued;
+    };
+    for (int x = 0; x < plot; ++x)
+        column[static_cast<std::size_t>(x)] = valueAt(m_geometry.xToTime(x));
+    auto it = std::upper_bound(m_queue.begin(), m_queue.end(), m_geometry.viewStartS,
+                               [](double v, const metrics::QueuePoint& q) { return v < q.timeS; });
+    for (; it != m_queue.end() && it->timeS <= m_geometry.viewEndS; ++it) {
+        const int x = static_cast<int>(std::floor(m_geometry.timeToX(it->timeS)));
+        if (x >= 0 && x < plot)
+            column[static_cast<std::size_t>(x)] = std::max(column[static_cast<std::size_t>(x)], it->queued);
+    }
+    const int inner = kQueueTrackHeight - 4;
+    const QColor fill(90, 110, 160);
+    for (int x = 0; x < plot; ++x) {
+        const int v = column[static_cast<std::size_t>(x)];
+        if (v <= 0)
+            continue;
+        const int h = std::max(1, static_cast<int>(std::lround(static_cast<double>(v) / m_queueMax * inner)));
+        p.fillRect(kLabelWidth + x, kHeaderHeight - 2 - h, 1, h, fill);
+    }
+}
+
+void GanttView::paintCursorAndMeasure(QPainter& p)
+{
+    const int height = viewport()->height();
+    const QFontMetrics fm(font());
+    if (const auto range = measuredRange()) {
+        const int x0 = kLabelWidth + static_cast<int>(std::lround(m_geometry.timeToX(range->first)));
+        const int x1 = kLabelWidth + static_cast<int>(std::lround(m_geometry.timeToX(range->second)));
+        p.fillRect(QRect(QPoint(std::max(x0, kLabelWidth), kAxisHeight), QPoint(x1, height)), QColor(60, 120, 220, 40));
+        const QString label = tr("%1 (%2 to %3)")
+                                  .arg(formatDuration(range->second - range->first), formatDuration(range->first),
+                                       formatDuration(range->second));
+        const int w = fm.horizontalAdvance(label) + 8;
+        const QRect box(std::clamp((x0 + x1 - w) / 2, kLabelWidth, std::max(kLabelWidth, viewport()->width() - w)),
+                        kHeaderHeight + 2, w, fm.height() + 4);
+        p.fillRect(box, QColor(255, 255, 255, 230));
+        p.setPen(QColor(30, 60, 140));
+        p.drawRect(box.adjusted(0, 0, -1, -1));
+        p.drawText(box, Qt::AlignCenter, label);
+    }
+    if (std::isnan(m_cursorS))
+        return;
+    const int x = kLabelWidth + static_cast<int>(std::lround(m_geometry.timeToX(m_cursorS)));
+    if (x < kLabelWidth || x > viewport()->width())
+        return;
+    p.setPen(QPen(QColor(200, 30, 30), 1.5));
+    p.drawLine(x, 0, x, height);
+    const QString label = formatDuration(m_cursorS);
+    const int w = fm.horizontalAdvance(label) + 6;
+    const QRect box(std::clamp(x + 3, kLabelWidth, std::max(kLabelWidth, viewport()->width() - w)), 1, w,
+                    fm.height() + 2);
+    p.fillRect(box, QColor(200, 30, 30));
+    p.setPen(Qt::white);
+    p.drawText(box, Qt::AlignCenter, label);
 }
 
 void GanttView::paintAxis(QPainter& p)
@@ -311,8 +414,8 @@ void GanttView::paintRows(QPainter& p)
 
     // Group headers.
     for (const auto& g : m_rows.groups) {
-        const int top = kAxisHeight + rowTop(g.firstRow) - kGroupHeaderHeight - scrollY;
-        if (top > height || top + kGroupHeaderHeight < kAxisHeight)
+        const int top = kHeaderHeight + rowTop(g.firstRow) - kGroupHeaderHeight - scrollY;
+        if (top > height || top + kGroupHeaderHeight < kHeaderHeight)
             continue;
         p.fillRect(0, top, width, kGroupHeaderHeight, headerColour);
         QFont f = font();
@@ -327,10 +430,10 @@ void GanttView::paintRows(QPainter& p)
     QImage scanline(std::max(1, width - kLabelWidth), 1, QImage::Format_ARGB32_Premultiplied);
     std::vector<int> highlightedRows;
     for (int row = firstVisible; row < static_cast<int>(m_rows.rows.size()); ++row) {
-        const int top = kAxisHeight + rowTop(row) - scrollY;
+        const int top = kHeaderHeight + rowTop(row) - scrollY;
         if (top > height)
             break;
-        if (top + kRowHeight < kAxisHeight)
+        if (top + kRowHeight < kHeaderHeight)
             continue;
         const auto& r = m_rows.rows[static_cast<std::size_t>(row)];
         if (r.node >= 0 && r.node % 2 == 1)
@@ -396,17 +499,17 @@ void GanttView::paintRows(QPainter& p)
     const double first = std::ceil(m_geometry.viewStartS / step) * step;
     for (double t = first; t <= m_geometry.viewEndS; t += step) {
         const int x = kLabelWidth + static_cast<int>(std::lround(m_geometry.timeToX(t)));
-        p.drawLine(x, kAxisHeight, x, height);
+        p.drawLine(x, kHeaderHeight, x, height);
     }
     p.setPen(palette().color(QPalette::Mid));
-    p.drawLine(kLabelWidth - 1, kAxisHeight, kLabelWidth - 1, height);
+    p.drawLine(kLabelWidth - 1, kHeaderHeight, kLabelWidth - 1, height);
 }
 
 int GanttView::jobAt(const QPoint& pos) const
 {
-    if (!m_index.run() || pos.x() < kLabelWidth || pos.y() < kAxisHeight)
+    if (!m_index.run() || pos.x() < kLabelWidth || pos.y() < kHeaderHeight)
         return -1;
-    const int row = rowAtY(pos.y() - kAxisHeight + verticalScrollBar()->value());
+    const int row = rowAtY(pos.y() - kHeaderHeight + verticalScrollBar()->value());
     if (row < 0)
         return -1;
     const double t = m_geometry.xToTime(pos.x() - kLabelWidth + 0.5);
@@ -439,9 +542,18 @@ bool GanttView::viewportEvent(QEvent* event)
     if (event->type() == QEvent::ToolTip && m_index.run()) {
         auto* help = static_cast<QHelpEvent*>(event);
         const QPoint pos = help->pos();
+        if (pos.x() >= kLabelWidth && pos.y() >= kAxisHeight && pos.y() < kHeaderHeight) {
+            const double t = timeAtX(pos.x());
+            auto it = std::upper_bound(m_queue.begin(), m_queue.end(), t,
+                                       [](double v, const metrics::QueuePoint& q) { return v < q.timeS; });
+            const int waiting = it == m_queue.begin() ? 0 : std::prev(it)->queued;
+            QToolTip::showText(help->globalPos(),
+                               tr("%n job(s) waiting at %1", nullptr, waiting).arg(formatDuration(t)), viewport());
+            return true;
+        }
         int k = -1;
-        if (pos.x() >= kLabelWidth && pos.y() >= kAxisHeight) {
-            const int row = rowAtY(pos.y() - kAxisHeight + verticalScrollBar()->value());
+        if (pos.x() >= kLabelWidth && pos.y() >= kHeaderHeight) {
+            const int row = rowAtY(pos.y() - kHeaderHeight + verticalScrollBar()->value());
             if (row >= 0)
                 k = m_index.intervalAt(m_rows.rows[static_cast<std::size_t>(row)].gpu,
                                        m_geometry.xToTime(pos.x() - kLabelWidth + 0.5));
@@ -478,6 +590,9 @@ void GanttView::mousePressEvent(QMouseEvent* event)
     if (event->button() == Qt::LeftButton) {
         m_pressPos = m_lastDragPos = event->pos();
         m_dragging = false;
+        m_measuring = (event->modifiers() & Qt::ShiftModifier) && m_index.run() && event->pos().x() >= kLabelWidth;
+        if (m_measuring)
+            m_measureFromS = m_measureToS = timeAtX(event->pos().x());
     }
 }
 
@@ -485,6 +600,11 @@ void GanttView::mouseMoveEvent(QMouseEvent* event)
 {
     if (!(event->buttons() & Qt::LeftButton))
         return;
+    if (m_measuring) {
+        m_measureToS = timeAtX(event->pos().x());
+        viewport()->update();
+        return;
+    }
     if (!m_dragging && (event->pos() - m_pressPos).manhattanLength() > 4) {
         m_dragging = true;
         viewport()->setCursor(Qt::ClosedHandCursor);
@@ -501,10 +621,22 @@ void GanttView::mouseReleaseEvent(QMouseEvent* event)
 {
     if (event->button() != Qt::LeftButton)
         return;
+    if (m_measuring) {
+        m_measuring = false;
+        // A Shift+click without a drag clears the measure.
+        if ((event->pos() - m_pressPos).manhattanLength() <= 4)
+            m_measureFromS = m_measureToS = std::nan("");
+        viewport()->update();
+        return;
+    }
     if (m_dragging) {
         m_dragging = false;
         viewport()->unsetCursor();
         return;
+    }
+    if (m_index.run() && event->pos().x() >= kLabelWidth) {
+        setCursorTime(timeAtX(event->pos().x()));
+        emit cursorMoved(m_cursorS);
     }
     const int job = jobAt(event->pos());
     setHighlightedJob(job == m_highlight ? -1 : job);
@@ -538,6 +670,8 @@ void GanttView::keyPressEvent(QKeyEvent* event)
         return;
     case Qt::Key_Escape:
         setHighlightedJob(-1);
+        m_measureFromS = m_measureToS = std::nan("");
+        viewport()->update();
         return;
     default:
         QAbstractScrollArea::keyPressEvent(event);

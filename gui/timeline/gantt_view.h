@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/queue_length.h"
 #include "results/run_entry.h"
 #include "timeline/timeline_geometry.h"
 #include "timeline/timeline_index.h"
@@ -7,6 +8,9 @@
 
 #include <QAbstractScrollArea>
 
+#include <cmath>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace orrery::gui {
@@ -17,8 +21,13 @@ namespace orrery::gui {
  * rows to the viewport and intervals to the window by binary search, and
  * merges sub-pixel bars, so 10^5 intervals stay smooth.
  *
- * Wheel: zoom at the cursor; Shift+wheel: scroll rows; drag: pan; click:
- * highlight every interval of a job; double-click or `0`: fit.
+ * Under the time axis a track shows how many jobs wait over time (the queue
+ * length), on the same time scale.
+ *
+ * Wheel: zoom at the cursor; Shift+wheel: scroll rows; drag: pan; click: move
+ * the time cursor there (shared with cluster-at-t and the utilisation chart)
+ * and highlight every interval of the job clicked; Shift+drag: measure a time
+ * range; double-click or `0`: fit.
  */
 class GanttView : public QAbstractScrollArea
 {
@@ -56,8 +65,19 @@ public:
     /** The job under a viewport point, or -1 (for tests and tooltips). */
     int jobAt(const QPoint& viewportPos) const;
 
+    /** The shared time cursor (seconds), NaN when none; setting it does not emit cursorMoved. */
+    void setCursorTime(double timeS);
+    double cursorTime() const { return m_cursorS; }
+    /** The range measured with Shift+drag, (from, to) with from <= to; empty when none. */
+    std::optional<std::pair<double, double>> measuredRange() const;
+    /** The queue length track's series (jobs waiting over time). */
+    const std::vector<metrics::QueuePoint>& queueSeries() const { return m_queue; }
+
     static constexpr int kLabelWidth = 132;
     static constexpr int kAxisHeight = 26;
+    static constexpr int kQueueTrackHeight = 30;
+    /** Where the rows start: the time axis, then the queue track. */
+    static constexpr int kHeaderHeight = kAxisHeight + kQueueTrackHeight;
     static constexpr int kRowHeight = 13;
     static constexpr int kGroupHeaderHeight = 20;
     /** Narrower bars carry no job id (measuring every sliver's text would cost more than drawing it). */
@@ -68,6 +88,8 @@ signals:
     /** The colouring or the run changed: the legend must be redrawn. */
     void coloursChanged();
     void windowChanged(double startS, double endS);
+    /** The user moved the time cursor (a click on the timeline). */
+    void cursorMoved(double timeS);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -92,6 +114,9 @@ private:
     QString tooltipFor(int interval) const;
     void paintAxis(QPainter& p);
     void paintRows(QPainter& p);
+    void paintQueueTrack(QPainter& p);
+    void paintCursorAndMeasure(QPainter& p);
+    double timeAtX(int viewportX) const;
 
     TimelineIndex m_index;
     TimelineRows m_rows;
@@ -104,6 +129,12 @@ private:
     QPoint m_pressPos;
     QPoint m_lastDragPos;
     bool m_dragging = false;
+    bool m_measuring = false;
+    double m_cursorS = std::nan("");
+    double m_measureFromS = std::nan("");
+    double m_measureToS = std::nan("");
+    std::vector<metrics::QueuePoint> m_queue;
+    int m_queueMax = 0;
     bool m_updatingScrollBars = false;
     QString m_runName;
 };

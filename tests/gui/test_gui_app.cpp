@@ -9,6 +9,7 @@
 #include "charts/chart_series.h"
 #include "charts/tradeoff_chart.h"
 #include "charts/utilisation_chart.h"
+#include "charts/zoomable_chart_view.h"
 #include "document/scenario_document.h"
 #include "editors/cluster_editor.h"
 #include "editors/gpu_catalog_view.h"
@@ -16,6 +17,7 @@
 #include "export/chart_export.h"
 #include "export/csv_export.h"
 #include "io/run_info.h"
+#include "metrics/queue_length.h"
 #include "models/cluster_model.h"
 #include "models/gpu_catalog_model.h"
 #include "models/gpu_totals_model.h"
@@ -40,13 +42,17 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMouseEvent>
 #include <QProcess>
+#include <QSignalSpy>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QUndoStack>
+#include <QWheelEvent>
 
 #include <map>
 
@@ -312,10 +318,66 @@ private slots:
         const auto& run = *m_window->runs()->current()->result;
         int job = -1;
         for (int x = GanttView::kLabelWidth + 1; x < gantt->viewport()->width() && job < 0; x += 2)
-            job = gantt->jobAt(QPoint(x, GanttView::kAxisHeight + GanttView::kGroupHeaderHeight + 5));
+            job = gantt->jobAt(QPoint(x, GanttView::kHeaderHeight + GanttView::kGroupHeaderHeight + 5));
         QVERIFY(job >= 0 && job < static_cast<int>(run.jobs.size()));
         gantt->setHighlightedJob(job);
         QCOMPARE(gantt->highlightedJob(), job);
+    }
+
+    /** One time cursor across the Gantt, cluster-at-t and the utilisation chart; the queue track; measuring. */
+    void sharedTimeCursorQueueTrackAndMeasure()
+    {
+        auto* gantt = m_window->gantt();
+        m_window->resultTabs()->setCurrentIndex(0);
+        gantt->zoomToFit();
+        const auto& run = *m_window->runs()->current()->result;
+        // The queue track is the core series of this run.
+        const auto queue = metrics::queueLengthOverTime(run);
+        QCOMPARE(gantt->queueSeries().size(), queue.size());
+        QVERIFY(std::any_of(queue.begin(), queue.end(), [](const auto& q) { return q.queued > 0; }));
+
+        // A click on the timeline moves the cursor everywhere.
+        QSignalSpy moved(gantt, &GanttView::cursorMoved);
+        const int x = GanttView::kLabelWidth + gantt->geometry().widthPx / 2;
+        QTest::mouseClick(gantt->viewport(), Qt::LeftButton, {}, QPoint(x, GanttView::kAxisHeight + 5));
+        QCOMPARE(moved.count(), 1);
+        const double t = gantt->cursorTime();
+        QVERIFY(t > 0 && t < run.makespanS);
+        QCOMPARE(m_window->clusterAtTime()->time(), t);
+        QCOMPARE(m_window->utilisation()->chartView()->cursorX(), t / 3600);
+        // Cluster-at-t's slider moves the others.
+        auto* slider = m_window->clusterAtTime()->findChild<QSlider*>();
+        QVERIFY(slider);
+        slider->setValue(100);
+        QCOMPARE(gantt->cursorTime(), m_window->clusterAtTime()->time());
+        QCOMPARE(m_window->utilisation()->chartView()->cursorX(), m_window->clusterAtTime()->time() / 3600);
+
+        // Shift+drag measures a range; Escape clears it.
+        const int y = GanttView::kHeaderHeight + GanttView::kGroupHeaderHeight + 5;
+        QTest::mousePress(gantt->viewport(), Qt::LeftButton, Qt::ShiftModifier, QPoint(x, y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(x + 100, y), gantt->viewport()->mapToGlobal(QPointF(x + 100, y)),
+                         Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        QCoreApplication::sendEvent(gantt->viewport(), &move);
+        QTest::mouseRelease(gantt->viewport(), Qt::LeftButton, Qt::ShiftModifier, QPoint(x + 100, y));
+        const auto range = gantt->measuredRange();
+        QVERIFY(range.has_value());
+        QVERIFY(qAbs((range->second - range->first) - 100 * gantt->geometry().spanS() / gantt->geometry().widthPx) <
+                2 * gantt->geometry().spanS() / gantt->geometry().widthPx);
+        QTest::keyClick(gantt, Qt::Key_Escape);
+        QVERIFY(!gantt->measuredRange().has_value());
+
+        // The utilisation chart zooms on time and goes back with a double-click.
+        auto* chartView = m_window->utilisation()->chartView();
+        m_window->resultTabs()->setCurrentWidget(m_window->utilisation());
+        chartView->resize(800, 500);
+        QVERIFY(!chartView->isZoomed());
+        QWheelEvent wheel(QPointF(400, 250), chartView->mapToGlobal(QPointF(400, 250)), QPoint(), QPoint(0, 240),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(chartView->viewport(), &wheel);
+        QVERIFY(chartView->isZoomed());
+        QTest::mouseDClick(chartView->viewport(), Qt::LeftButton, {}, QPoint(400, 250));
+        QVERIFY(!chartView->isZoomed());
+        m_window->resultTabs()->setCurrentIndex(0);
     }
 
     void viewsRenderSomething_data()

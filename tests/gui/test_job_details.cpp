@@ -159,7 +159,7 @@ private slots:
             return std::abs(a.red() - b.red()) <= 3 && std::abs(a.green() - b.green()) <= 3 &&
                    std::abs(a.blue() - b.blue()) <= 3;
         };
-        const int top = GanttView::kAxisHeight + GanttView::kGroupHeaderHeight + 1;
+        const int top = GanttView::kHeaderHeight + GanttView::kGroupHeaderHeight + 1;
         const double plot = image.width() - GanttView::kLabelWidth;
         const int x0 = GanttView::kLabelWidth + static_cast<int>(plot * 100 / 900) + 3;
         const int x1 = GanttView::kLabelWidth + static_cast<int>(plot * 400 / 900) - 3;
