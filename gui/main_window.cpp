@@ -108,7 +108,7 @@ void MainWindow::createViews()
     m_colourBy->addItem(tr("user"), static_cast<int>(GanttView::ColourBy::User));
     m_colourBy->addItem(tr("model"), static_cast<int>(GanttView::ColourBy::Model));
     ganttBar->addWidget(m_colourBy);
-    auto* hint = new QLabel(tr("Wheel: zoom at the cursor - drag: pan - click: highlight a job - double-click: fit"));
+    auto* hint = new QLabel(tr("Wheel: zoom - drag: pan - click: time cursor and job - Shift+drag: measure - double-click: fit"));
     hint->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
     ganttBar->addSpacing(12);
     ganttBar->addWidget(hint);
