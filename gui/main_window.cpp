@@ -8,6 +8,7 @@
 #include "document/scenario_document.h"
 #include "editors/cluster_editor.h"
 #include "editors/gpu_catalog_view.h"
+#include "editors/import_trace_dialog.h"
 #include "editors/workload_editor.h"
 #include "export/chart_export.h"
 #include "export/csv_export.h"
@@ -108,7 +109,8 @@ void MainWindow::createViews()
     m_colourBy->addItem(tr("user"), static_cast<int>(GanttView::ColourBy::User));
     m_colourBy->addItem(tr("model"), static_cast<int>(GanttView::ColourBy::Model));
     ganttBar->addWidget(m_colourBy);
-    auto* hint = new QLabel(tr("Wheel: zoom - drag: pan - click: time cursor and job - Shift+drag: measure - double-click: fit"));
+    auto* hint = new QLabel(
+        tr("Wheel: zoom - drag: pan - click: time cursor and job - Shift+drag: measure - double-click: fit"));
     hint->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
     ganttBar->addSpacing(12);
     ganttBar->addWidget(hint);
@@ -232,6 +234,7 @@ void MainWindow::createActions()
     file->addAction(tr("&New Scenario"), QKeySequence::New, this, &MainWindow::newScenario);
     file->addAction(tr("New from &Default Scenario"), this, &MainWindow::newFromDefault);
     file->addAction(tr("&Open Scenario..."), QKeySequence::Open, this, &MainWindow::openFile);
+    file->addAction(tr("&Import Trace..."), QKeySequence(Qt::CTRL | Qt::Key_I), this, &MainWindow::importTrace);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, &MainWindow::saveAs);
@@ -360,6 +363,22 @@ void MainWindow::newFromDefault()
     if (!maybeSave())
         return;
     setScenario(io::defaultScenario(), QString());
+}
+
+void MainWindow::importTrace()
+{
+    if (!maybeSave())
+        return;
+    ImportTraceDialog dialog(m_runner, this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.result())
+        return;
+    // A new, unsaved scenario: Save asks where to put it.
+    const auto& imported = *dialog.result();
+    m_document->reset(imported.scenario, QString());
+    statusBar()->showMessage(tr("Imported %1: %2 jobs (not saved yet)")
+                                 .arg(QString::fromStdString(imported.scenario.name))
+                                 .arg(imported.scenario.workload.jobs.size()),
+                             8000);
 }
 
 void MainWindow::openFile()

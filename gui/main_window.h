@@ -82,6 +82,7 @@ public slots:
     void newScenario();
     void newFromDefault();
     void openFile();
+    void importTrace();
     bool save();
     bool saveAs();
 

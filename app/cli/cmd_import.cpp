@@ -1,31 +1,21 @@
 // orrery-cli import: a job trace (Gavel, Alibaba openb/PAI, Helios, Philly) into a scenario file.
 #include "cli.h"
 
-#include "hardware/cluster_spec.h"
 #include "io/error.h"
 #include "io/scenario.h"
-#include "io/workload_loader.h"
+#include "io/trace_import.h"
 #include "sched/registry.h"
 #include "util/text.h"
-#include "workload/gavel_throughput_table.h"
-#include "workload/gavel_trace.h"
 #include "workload/offered_load.h"
-#include "workload/openb_trace.h"
-#include "workload/pai_trace.h"
 #include "workload/trace_reader.h"
 
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <memory>
 
 namespace orrery::cli {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 struct ImportArgs
 {
@@ -44,143 +34,35 @@ struct ImportArgs
     bool json = false;
 };
 
-bool exists(const std::string& path)
-{
-    std::error_code ec;
-    return fs::is_regular_file(path, ec);
-}
-
-std::string sibling(const std::string& file, const std::string& name)
-{
-    return (fs::path(file).parent_path() / name).string();
-}
-
-// A path as the scenario should store it: relative to the scenario's directory.
-std::string relativeTo(const std::string& path, const std::string& scenarioPath)
-{
-    std::error_code ec;
-    const fs::path base = fs::absolute(fs::path(scenarioPath), ec).parent_path();
-    const fs::path rel = fs::relative(fs::absolute(path, ec), base, ec);
-    return ec || rel.empty() ? fs::absolute(path).string() : rel.generic_string();
-}
-
-// Default GPUs per node of a --cluster item without `/N`. Gavel's simulator gives every
-// GPU its own server (--num_gpus_per_server 1:1:1), so --gavel-compat follows it.
-int defaultGpusPerNode(const ImportArgs& a)
-{
-    if (a.format == "gavel")
-        return a.gavelCompat ? 1 : 4;
-    return 8;
-}
-
-// Clusters when --cluster is not given, per format (documented in docs/traces.md).
-std::string defaultClusterSpec(const ImportArgs& a, const std::string& referenceGpu)
-{
-    if (a.format == "gavel")
-        return "v100:36,p100:36,k80:36"; // Gavel's reference experiment
-    if (a.format == "philly")
-        return referenceGpu + ":2816/8"; // 352 Philly VC nodes x 8 GPUs (Helios' QSSF setting)
-    if (a.format == "helios")
-        return referenceGpu + ":1024/8"; // a Venus/Earth-sized cluster (1,022 / 997 GPUs)
-    return {};
-}
-
-// A planner who imports Philly onto its default 2,816 GPUs sees FIFO and Tiresias agree to the second: say why
-// before they simulate.
-void warnIfLowLoad(const workload::OfferedLoad& load, const io::Scenario& s)
-{
-    if (!load.factor || *load.factor >= workload::kLowOfferedLoad)
-        return;
-    std::cerr << fmt::format("warning: the offered load is {:.3f} of the cluster's capacity ({} GPUs): jobs will "
-                             "rarely wait and most policies will give the same schedule; a smaller --cluster (or "
-                             "--limit over a busier period) makes the comparison meaningful\n",
-                             *load.factor, s.cluster.totalGpus());
-}
-
 void runImport(const ImportArgs& a)
 {
-    const std::optional<int> limit = a.limit > 0 ? std::optional<int>(a.limit) : std::nullopt;
-    io::Scenario s;
-    hardware::GpuCatalog catalog = hardware::GpuCatalog::builtin();
-    if (a.format == "openb") {
-        for (auto& t : workload::openbCustomGpus()) {
-            catalog.add(t);
-            s.customGpus.push_back(std::move(t));
-        }
-    }
-    if (!a.referenceGpu.empty())
-        s.options.referenceGpu = catalog.at(a.referenceGpu).name;
-
-    // The cluster first: a bad --cluster should not wait for a large trace to be read.
-    std::vector<hardware::NodeGroup> groups;
-    std::string clusterSource;
-    if (!a.cluster.empty()) {
-        groups = hardware::parseClusterSpec(a.cluster, defaultGpusPerNode(a), catalog);
-        clusterSource = "--cluster " + a.cluster;
-    } else if (a.format == "openb") {
-        const std::string nodes = a.nodes.empty() ? sibling(a.file, "openb_node_list_gpu_node.csv") : a.nodes;
-        // A --nodes file that cannot be read gets the reader's own error (it names the file).
-        if (a.nodes.empty() && !exists(nodes))
-            throw Error(fmt::format("openb needs its node list: no {} beside the trace; give --nodes FILE (or "
-                                    "--cluster)",
-                                    nodes));
-        groups = workload::readOpenbNodes(nodes).groups;
-        clusterSource = "node list " + util::baseName(nodes);
-    } else if (a.format == "pai") {
-        const std::string machines = a.nodes.empty() ? sibling(a.file, "pai_machine_spec.csv") : a.nodes;
-        if (a.nodes.empty() && !exists(machines))
-            throw Error(fmt::format("pai needs a cluster: no {} beside the trace; give --nodes FILE (the machine "
-                                    "table) or --cluster",
-                                    machines));
-        groups = workload::readPaiMachines(machines).groups;
-        clusterSource = "machine table " + util::baseName(machines);
-    } else {
-        const std::string spec = defaultClusterSpec(a, s.options.referenceGpu);
-        groups = hardware::parseClusterSpec(spec, defaultGpusPerNode(a), catalog);
-        clusterSource = "default " + spec;
-    }
-
-    workload::TraceOptions o;
-    o.limit = limit;
-    if (a.format == "gavel" && !a.throughputs.empty())
-        o.gavel.referenceStepsPerS =
-            workload::gavelReferenceRates(std::make_shared<const workload::GavelThroughputTable>(
-                workload::GavelThroughputTable::fromFile(a.throughputs)));
-    if (a.format == "pai")
-        o.pairedPath = a.paiJobs;
-    workload::TraceRead read = workload::readTrace(a.format, a.file, o);
-    // A scenario needs a workload: writing one with no jobs would only move the error to `scenario check`.
-    if (read.jobs.empty())
-        throw Error(util::baseName(a.file), "",
-                    fmt::format("no jobs to import: {} data rows{}", read.rows,
-                                read.skippedWhy.empty()
-                                    ? ""
-                                    : " (skipped " + std::to_string(read.skipped) + ": " + read.skippedWhy + ")"));
-    io::assignUniqueIds(read.jobs);
-
-    s.cluster = hardware::Cluster(groups, hardware::Link{hardware::LinkKind::Ethernet, 25.0 / 8.0, 5.0}, catalog);
-
-    s.name = a.name.empty() ? fmt::format("{} trace {}", a.format, util::baseName(a.file)) : a.name;
-    s.description = fmt::format("Imported by orrery-cli import --format {} from {}: {} of {} rows as jobs{}. "
-                                "Cluster from {}.",
-                                a.format, util::baseName(a.file), read.jobs.size(), read.rows,
-                                read.skippedWhy.empty() ? "" : " (skipped: " + read.skippedWhy + ")", clusterSource);
-    s.workload.jobs = std::move(read.jobs);
+    io::TraceImportRequest r;
+    r.format = a.format;
+    r.file = a.file;
+    r.cluster = a.cluster;
+    r.nodes = a.nodes;
+    r.paiJobs = a.paiJobs;
+    r.throughputs = a.throughputs;
+    r.referenceGpu = a.referenceGpu;
+    r.name = a.name;
+    r.scenarioPath = a.output;
+    r.limit = a.limit;
+    r.gavelCompat = a.gavelCompat;
+    io::TraceImport imported = io::importTrace(r);
+    io::Scenario& s = imported.scenario;
     for (const auto& p : a.policies)
         s.policies.push_back(sched::resolvePolicy(p, "--policy").label);
-    s.options.gavelCompat = a.gavelCompat;
-    if (!a.throughputs.empty())
-        s.options.throughputs = relativeTo(a.throughputs, a.output);
     io::saveScenario(s, a.output);
-    const workload::OfferedLoad load = workload::offeredLoad(s.workload.jobs, s.cluster.totalGpus());
+    const workload::OfferedLoad& load = imported.load;
+    const auto warning = io::lowLoadWarning(load, s.cluster.totalGpus());
 
     if (a.json) {
         printJson({{"output", a.output},
                    {"format", a.format},
-                   {"rows", read.rows},
+                   {"rows", imported.rows},
                    {"jobs", s.workload.jobs.size()},
-                   {"skipped", read.skipped},
-                   {"skipped_why", read.skippedWhy},
+                   {"skipped", imported.skipped},
+                   {"skipped_why", imported.skippedWhy},
                    {"nodes", s.cluster.nodes().size()},
                    {"gpus", s.cluster.totalGpus()},
                    {"cluster", s.cluster.summary()},
@@ -188,13 +70,14 @@ void runImport(const ImportArgs& a)
                    {"demand_gpu_hours", load.demandGpuS / 3600.0},
                    {"arrival_span_h", load.arrivalSpanS / 3600.0},
                    {"jobs_without_duration", load.jobsWithoutDuration}});
-        warnIfLowLoad(load, s);
+        if (warning)
+            std::cerr << "warning: " << *warning << " (--cluster, --limit)\n";
         return;
     }
-    std::cout << fmt::format("{}: {} jobs from {} rows of {}", a.output, s.workload.jobs.size(), read.rows,
+    std::cout << fmt::format("{}: {} jobs from {} rows of {}", a.output, s.workload.jobs.size(), imported.rows,
                              util::baseName(a.file));
-    if (read.skipped)
-        std::cout << fmt::format(" (skipped {}: {})", read.skipped, read.skippedWhy);
+    if (imported.skipped)
+        std::cout << fmt::format(" (skipped {}: {})", imported.skipped, imported.skippedWhy);
     std::cout << fmt::format("\ncluster: {} ({} GPUs on {} nodes)\n", s.cluster.summary(), s.cluster.totalGpus(),
                              s.cluster.nodes().size());
     if (load.factor)
@@ -205,7 +88,8 @@ void runImport(const ImportArgs& a)
             load.jobsWithoutDuration
                 ? fmt::format("; {} jobs without a known duration not counted", load.jobsWithoutDuration)
                 : "");
-    warnIfLowLoad(load, s);
+    if (warning)
+        std::cerr << "warning: " << *warning << " (--cluster, --limit)\n";
 }
 
 void registerImportCommand(CLI::App& app)

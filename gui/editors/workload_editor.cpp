@@ -1,5 +1,6 @@
 #include "editors/workload_editor.h"
 
+#include "charts/trace_charts.h"
 #include "document/scenario_document.h"
 #include "editors/job_mix_dialog.h"
 #include "models/job_mix.h"
@@ -7,11 +8,6 @@
 #include "models/trace_summary.h"
 #include "results/palette.h"
 
-#include <QBarCategoryAxis>
-
-#include <QBarSeries>
-#include <QBarSet>
-#include <QChart>
 #include <QChartView>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -20,23 +16,12 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
-#include <QValueAxis>
 
 #include <set>
 
 #include <cmath>
 
 namespace orrery::gui {
-
-static QChartView* smallChart()
-{
-    auto* view = new QChartView(new QChart);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->chart()->legend()->hide();
-    view->chart()->setMargins(QMargins(2, 2, 2, 2));
-    view->setMinimumHeight(150);
-    return view;
-}
 
 WorkloadEditor::WorkloadEditor(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_model(new JobTableModel(document, this))
@@ -62,8 +47,8 @@ WorkloadEditor::WorkloadEditor(ScenarioDocument* document, QWidget* parent)
     m_summary->setWordWrap(true);
     sl->addWidget(m_summary);
     auto* charts = new QHBoxLayout;
-    m_demand = smallChart();
-    m_arrivals = smallChart();
+    m_demand = smallBarChart();
+    m_arrivals = smallBarChart();
     charts->addWidget(m_demand);
     charts->addWidget(m_arrivals);
     sl->addLayout(charts, 1);
@@ -117,47 +102,6 @@ void WorkloadEditor::removeSelected()
     m_document->setJobs(std::move(jobs), tr("Remove %1 jobs").arg(rows.size()));
 }
 
-static void fillBars(QChartView* view, const QString& title, const QStringList& labels, const QList<qreal>& values,
-                     const QString& yTitle, const QColor& colour)
-{
-    QChart* chart = view->chart();
-    chart->removeAllSeries();
-    for (auto* axis : chart->axes())
-        chart->removeAxis(axis), delete axis;
-    chart->setTitle(title);
-    auto* set = new QBarSet(yTitle);
-    set->append(values);
-    set->setColor(colour);
-    set->setBorderColor(colour.darker(120));
-    auto* series = new QBarSeries;
-    series->append(set);
-    series->setBarWidth(0.9);
-    chart->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(labels);
-    QFont small = x->labelsFont();
-    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8)); // the charts are narrow: "..." otherwise
-    x->setLabelsFont(small);
-    auto* y = new QValueAxis;
-    qreal max = 1;
-    for (qreal v : values)
-        max = std::max(max, v);
-    // Whole-number ticks (counts of jobs): 1, 2 or 5 x 10^k apart, about five of them.
-    double step = 1;
-    while (max / step > 5)
-        step *= (QString::number(step).startsWith(QLatin1Char('2')) ? 2.5 : 2);
-    y->setTickType(QValueAxis::TicksDynamic);
-    y->setTickAnchor(0);
-    y->setTickInterval(step);
-    y->setRange(0, std::ceil(max * 1.1 / step) * step);
-    y->setLabelFormat(QStringLiteral("%d"));
-    y->setTitleText(yTitle);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
-}
-
 void WorkloadEditor::updateSummary()
 {
     const auto& w = m_document->scenario().workload;
@@ -175,24 +119,7 @@ void WorkloadEditor::updateSummary()
     if (w.generator)
         text += tr(" Plus %1 generated jobs at %2/h.").arg(w.generator->jobs).arg(w.generator->ratePerHour);
     m_summary->setText(text);
-    QStringList labels;
-    QList<qreal> counts;
-    for (std::size_t i = 0; i < s.demandLabels.size(); ++i)
-        if (s.demandCounts[i] > 0 || i < 4) {
-            labels << s.demandLabels[i];
-            counts << s.demandCounts[i];
-        }
-    fillBars(m_demand, tr("GPU demand"), labels, counts, tr("jobs"), colourForIndex(0));
-    QStringList binLabels;
-    QList<qreal> arrivals;
-    const int step = std::max<int>(1, static_cast<int>(s.arrivalsPerBin.size()) / 4);
-    for (std::size_t i = 0; i < s.arrivalsPerBin.size(); ++i) {
-        binLabels << (i % static_cast<std::size_t>(step) == 0 ? formatDuration(static_cast<double>(i) * s.arrivalBinS)
-                                                              : QString(i, QChar(0x200b)));
-        arrivals << s.arrivalsPerBin[i];
-    }
-    fillBars(m_arrivals, tr("Arrivals per %1").arg(formatDuration(s.arrivalBinS)), binLabels, arrivals, tr("jobs"),
-             colourForIndex(1));
+    fillTraceCharts(m_demand, m_arrivals, s);
 }
 
 } // namespace orrery::gui

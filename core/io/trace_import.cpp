@@ -1,0 +1,156 @@
+#include "io/trace_import.h"
+
+#include "hardware/cluster_spec.h"
+#include "io/error.h"
+#include "io/workload_loader.h"
+#include "util/text.h"
+#include "workload/gavel_throughput_table.h"
+#include "workload/gavel_trace.h"
+#include "workload/openb_trace.h"
+#include "workload/pai_trace.h"
+#include "workload/trace_reader.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+
+namespace orrery::io {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool exists(const std::string& path)
+{
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+}
+
+std::string sibling(const std::string& file, const std::string& name)
+{
+    return (fs::path(file).parent_path() / name).string();
+}
+
+// A path as the scenario should store it: relative to the scenario's directory (absolute without one).
+std::string relativeTo(const std::string& path, const std::string& scenarioPath)
+{
+    std::error_code ec;
+    if (scenarioPath.empty())
+        return fs::absolute(path, ec).string();
+    const fs::path base = fs::absolute(fs::path(scenarioPath), ec).parent_path();
+    const fs::path rel = fs::relative(fs::absolute(path, ec), base, ec);
+    return ec || rel.empty() ? fs::absolute(path).string() : rel.generic_string();
+}
+
+// Clusters when none is given, per format (documented in docs/traces.md).
+std::string defaultClusterSpec(const std::string& format, const std::string& referenceGpu)
+{
+    if (format == "gavel")
+        return "v100:36,p100:36,k80:36"; // Gavel's reference experiment
+    if (format == "philly")
+        return referenceGpu + ":2816/8"; // 352 Philly VC nodes x 8 GPUs (Helios' QSSF setting)
+    if (format == "helios")
+        return referenceGpu + ":1024/8"; // a Venus/Earth-sized cluster (1,022 / 997 GPUs)
+    return {};
+}
+
+} // namespace
+
+int defaultGpusPerNode(const std::string& format, bool gavelCompat)
+{
+    // Gavel's simulator gives every GPU its own server (--num_gpus_per_server 1:1:1).
+    if (format == "gavel")
+        return gavelCompat ? 1 : 4;
+    return 8;
+}
+
+std::optional<std::string> lowLoadWarning(const workload::OfferedLoad& load, int clusterGpus)
+{
+    if (!load.factor || *load.factor >= workload::kLowOfferedLoad)
+        return std::nullopt;
+    return fmt::format("the offered load is {:.3f} of the cluster's capacity ({} GPUs): jobs will rarely wait and "
+                       "most policies will give the same schedule; a smaller cluster (or fewer jobs over a busier "
+                       "period) makes the comparison meaningful",
+                       *load.factor, clusterGpus);
+}
+
+TraceImport importTrace(const TraceImportRequest& a)
+{
+    TraceImport out;
+    Scenario& s = out.scenario;
+    hardware::GpuCatalog catalog = hardware::GpuCatalog::builtin();
+    if (a.format == "openb") {
+        for (auto& t : workload::openbCustomGpus()) {
+            catalog.add(t);
+            s.customGpus.push_back(std::move(t));
+        }
+    }
+    if (!a.referenceGpu.empty())
+        s.options.referenceGpu = catalog.at(a.referenceGpu).name;
+
+    // The cluster first: a bad spec should not wait for a large trace to be read.
+    std::vector<hardware::NodeGroup> groups;
+    if (!a.cluster.empty()) {
+        groups = hardware::parseClusterSpec(a.cluster, defaultGpusPerNode(a.format, a.gavelCompat), catalog);
+        out.clusterSource = "given " + a.cluster;
+    } else if (a.format == "openb") {
+        const std::string nodes = a.nodes.empty() ? sibling(a.file, "openb_node_list_gpu_node.csv") : a.nodes;
+        // A node file that cannot be read gets the reader's own error (it names the file).
+        if (a.nodes.empty() && !exists(nodes))
+            throw Error(fmt::format("openb needs its node list: no {} beside the trace; give --nodes FILE (or "
+                                    "--cluster)",
+                                    nodes));
+        groups = workload::readOpenbNodes(nodes).groups;
+        out.clusterSource = "node list " + util::baseName(nodes);
+    } else if (a.format == "pai") {
+        const std::string machines = a.nodes.empty() ? sibling(a.file, "pai_machine_spec.csv") : a.nodes;
+        if (a.nodes.empty() && !exists(machines))
+            throw Error(fmt::format("pai needs a cluster: no {} beside the trace; give --nodes FILE (the machine "
+                                    "table) or --cluster",
+                                    machines));
+        groups = workload::readPaiMachines(machines).groups;
+        out.clusterSource = "machine table " + util::baseName(machines);
+    } else {
+        const std::string spec = defaultClusterSpec(a.format, s.options.referenceGpu);
+        groups = hardware::parseClusterSpec(spec, defaultGpusPerNode(a.format, a.gavelCompat), catalog);
+        out.clusterSource = "default " + spec;
+    }
+
+    workload::TraceOptions o;
+    o.limit = a.limit > 0 ? std::optional<int>(a.limit) : std::nullopt;
+    if (a.format == "gavel" && !a.throughputs.empty())
+        o.gavel.referenceStepsPerS =
+            workload::gavelReferenceRates(std::make_shared<const workload::GavelThroughputTable>(
+                workload::GavelThroughputTable::fromFile(a.throughputs)));
+    if (a.format == "pai")
+        o.pairedPath = a.paiJobs;
+    workload::TraceRead read = workload::readTrace(a.format, a.file, o);
+    // A scenario needs a workload: one with no jobs would only move the error to `scenario check`.
+    if (read.jobs.empty())
+        throw Error(util::baseName(a.file), "",
+                    fmt::format("no jobs to import: {} data rows{}", read.rows,
+                                read.skippedWhy.empty()
+                                    ? ""
+                                    : " (skipped " + std::to_string(read.skipped) + ": " + read.skippedWhy + ")"));
+    assignUniqueIds(read.jobs);
+
+    s.cluster = hardware::Cluster(groups, hardware::Link{hardware::LinkKind::Ethernet, 25.0 / 8.0, 5.0}, catalog);
+    s.name = a.name.empty() ? fmt::format("{} trace {}", a.format, util::baseName(a.file)) : a.name;
+    s.description =
+        fmt::format("Imported as a {} trace from {}: {} of {} rows as jobs{}. "
+                    "Cluster from {}.",
+                    a.format, util::baseName(a.file), read.jobs.size(), read.rows,
+                    read.skippedWhy.empty() ? "" : " (skipped: " + read.skippedWhy + ")", out.clusterSource);
+    s.workload.jobs = std::move(read.jobs);
+    s.options.gavelCompat = a.gavelCompat;
+    if (!a.throughputs.empty())
+        s.options.throughputs = relativeTo(a.throughputs, a.scenarioPath);
+    out.rows = read.rows;
+    out.skipped = read.skipped;
+    out.skippedWhy = std::move(read.skippedWhy);
+    out.load = workload::offeredLoad(s.workload.jobs, s.cluster.totalGpus());
+    return out;
+}
+
+} // namespace orrery::io
