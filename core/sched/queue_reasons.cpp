@@ -13,7 +13,7 @@ std::string needsText(const sim::View& view, int j)
             continue;
         if (!out.empty())
             out += " or ";
-        out += fmt::format("{} x {}", w.demandOn(j, t), w.type(t).display.empty() ? w.type(t).name : w.type(t).display);
+        out += fmt::format("{} x {}", w.demandOn(j, t), w.type(t).name);
     }
     return out.empty() ? fmt::format("{} GPUs", view.job(j).demand) : out;
 }

@@ -7,7 +7,8 @@
 
 namespace orrery::sched {
 
-/** What job j asks of the GPU types it may run on, e.g. "8 x V100 or 4 x A100 40GB" (its demandOn per type). */
+/** What job j asks of the GPU types it may run on, e.g. "8 x v100-16gb or 4 x a100-40gb-sxm" (its demandOn per
+ *  type, types by catalog name: short, and what scenarios and the CLI call them). */
 std::string needsText(const sim::View& view, int j);
 
 /**

@@ -84,8 +84,8 @@ void ZoomableChartView::drawForeground(QPainter* painter, const QRectF& rect)
     if (p.x() < area.left() || p.x() > area.right())
         return;
     painter->save();
-    QPen pen(QColor(200, 30, 30));
-    pen.setWidthF(1.5);
+    // Dashed: a chart's own series may be red too.
+    QPen pen(QColor(200, 30, 30), 1.5, Qt::DashLine);
     painter->setPen(pen);
     const QPointF top = chart()->mapToScene(QPointF(p.x(), area.top()));
     const QPointF bottom = chart()->mapToScene(QPointF(p.x(), area.bottom()));

@@ -135,11 +135,15 @@ ClusterAtTimeView::ClusterAtTimeView(QWidget* parent) : QWidget(parent)
     sideLayout->setContentsMargins(0, 0, 0, 0);
     m_queueTitle = new QLabel;
     m_queue = new QListWidget;
+    // Reasons are sentences: wrap them rather than cut them at the panel's edge.
+    m_queue->setWordWrap(true);
+    m_queue->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_queue->setMinimumWidth(300);
     sideLayout->addWidget(m_queueTitle);
     sideLayout->addWidget(m_queue);
     split->addWidget(side);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
     connect(m_queue, &QListWidget::itemClicked, this,
             [this](QListWidgetItem* item) { emit jobClicked(item->data(Qt::UserRole).toInt()); });
@@ -216,7 +220,7 @@ void ClusterAtTimeView::update()
     for (int i = 0; i < shown; ++i) {
         const int index = m_snapshot.queued[static_cast<std::size_t>(i)];
         const auto& j = run.jobs[static_cast<std::size_t>(index)];
-        const QString why = waitReasonText(run, m_run.cluster.get(), *m_reasons, m_snapshot, index);
+        const QString why = waitReasonText(run, *m_reasons, m_snapshot, index);
         auto* item = new QListWidgetItem(tr("%1  %2  (waiting %3)\n    %4")
                                              .arg(QString::fromStdString(j.id), QString::fromStdString(j.model),
                                                   formatDuration(m_snapshot.timeS - j.arrivalS), why));

@@ -23,25 +23,16 @@ std::vector<int> freeGpusByType(const sim::RunResult& run, const ClusterSnapshot
     return free;
 }
 
-QString waitReasonText(const sim::RunResult& run, const hardware::Cluster* cluster, const metrics::WaitReasons& reasons,
-                       const ClusterSnapshot& snapshot, int job)
+QString waitReasonText(const sim::RunResult& run, const metrics::WaitReasons& reasons, const ClusterSnapshot& snapshot,
+                       int job)
 {
-    // The run names types by catalog id; a known cluster gives their display names.
-    const auto typeName = [&](std::size_t t) {
-        const QString id = QString::fromStdString(run.gpuTypes[t]);
-        if (cluster)
-            for (const auto& n : cluster->nodes()) {
-                const auto& type = cluster->gpuTypeOfNode(n.id);
-                if (type.name == run.gpuTypes[t])
-                    return QString::fromStdString(type.display.empty() ? type.name : type.display);
-            }
-        return id;
-    };
     const std::vector<int> free = freeGpusByType(run, snapshot);
     QStringList parts;
     for (std::size_t t = 0; t < free.size(); ++t)
-        parts << QStringLiteral("%1 x %2").arg(free[t]).arg(typeName(t));
-    const QString freeText = tr("free now: %1").arg(parts.join(QStringLiteral(", ")));
+        if (free[t] > 0)
+            parts << QStringLiteral("%1 x %2").arg(free[t]).arg(QString::fromStdString(run.gpuTypes[t]));
+    const QString freeText =
+        parts.isEmpty() ? tr("no GPU free now") : tr("free now: %1").arg(parts.join(QStringLiteral(", ")));
     const std::string_view given = reasons.at(job, snapshot.timeS);
     if (!given.empty())
         return QStringLiteral("%1; %2").arg(QString::fromUtf8(given.data(), static_cast<qsizetype>(given.size())),

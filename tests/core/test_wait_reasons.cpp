@@ -68,7 +68,7 @@ private:
     Hook m_hook;
 };
 
-const std::string kV100 = "NVIDIA Tesla V100 16GB SXM2";
+const std::string kV100 = "v100-16gb";
 
 } // namespace
 

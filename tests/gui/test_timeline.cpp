@@ -249,14 +249,18 @@ private slots:
         const TimelineIndex index(run);
         const ClusterSnapshot at50 = ClusterSnapshot::at(index, 50);
         QCOMPARE(freeGpusByType(*run, at50), (std::vector<int>{0, 0}));
-        QCOMPARE(waitReasonText(*run, nullptr, reasons, at50, 2),
-                 QStringLiteral("first in FIFO order; waits for room: needs 2 x V100; free now: 0 x v100-16gb, 0 x "
-                                "a100-40gb-sxm"));
-        QCOMPARE(waitReasonText(*run, nullptr, reasons, at50, 3),
-                 QStringLiteral("the policy gave no reason; asks 2 GPUs; free now: 0 x v100-16gb, 0 x a100-40gb-sxm"));
+        QCOMPARE(waitReasonText(*run, reasons, at50, 2),
+                 QStringLiteral("first in FIFO order; waits for room: needs 2 x V100; no GPU free now"));
+        QCOMPARE(waitReasonText(*run, reasons, at50, 3),
+                 QStringLiteral("the policy gave no reason; asks 2 GPUs; no GPU free now"));
         // At 150 c runs on the V100s; d still waits for the A100s b holds.
         const ClusterSnapshot at150 = ClusterSnapshot::at(index, 150);
         QCOMPARE(at150.queued, (std::vector<int>{3}));
+        // At 350 a and b are gone, c holds both V100s, d both A100s: nothing waits; at 450 c has ended.
+        const ClusterSnapshot at450 = ClusterSnapshot::at(index, 450);
+        QCOMPARE(freeGpusByType(*run, at450), (std::vector<int>{2, 0}));
+        QCOMPARE(waitReasonText(*run, reasons, at450, 3),
+                 QStringLiteral("the policy gave no reason; asks 2 GPUs; free now: 2 x v100-16gb"));
 
         // The view lists them with their reasons, and a click names the job.
         RunEntry entry;
