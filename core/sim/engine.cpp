@@ -245,7 +245,7 @@ void Engine::commit()
         if (old.empty() && startS[i] >= 0 && result.jobs[i].suspensions > 0)
             result.jobEvents.push_back({now, j, JobEventKind::Resume, {}});
         // A reason explained the wait that ends here; after a preemption the same words are news again.
-        lastReason[i].clear();
+        lastReason[i] = -1;
         status[i] = JobStatus::Running;
         if (planChanged) {
             runPlan[i] = plan[i];
@@ -391,7 +391,7 @@ void Engine::initLifecycle()
     const auto n = static_cast<std::size_t>(w.jobCount());
     profileS.assign(n, 0);
     profileEnded.assign(n, 0);
-    lastReason.assign(n, {});
+    lastReason.assign(n, -1);
     estimateFactors = estimateErrorFactors(opt, w.jobCount(), seed);
 }
 
@@ -504,10 +504,10 @@ void Engine::explain(int j, std::string_view reason)
     if (status[i] == JobStatus::Done || status[i] == JobStatus::Dropped)
         return;
     auto& last = lastReason[i];
-    if (reason == last)
+    if (last >= 0 && result.jobEvents[static_cast<std::size_t>(last)].detail == reason)
         return;
-    last = reason;
-    result.jobEvents.push_back({now, j, JobEventKind::Reason, last});
+    last = static_cast<std::int32_t>(result.jobEvents.size());
+    result.jobEvents.push_back({now, j, JobEventKind::Reason, std::string(reason)});
 }
 
 void Engine::record(const std::string& name, double value)

@@ -263,7 +263,9 @@ private:
     std::vector<double> profileS;        ///< per job: profiling asked for in this decision (seconds), else 0
     std::vector<char> profileEnded;      ///< per job: its profiling ended at this instant
     std::vector<int> profileDue;         ///< jobs whose profiling ended at this instant
-    std::vector<std::string> lastReason; ///< per job: its last explained reason since it last started
+    /** Per job: the index in result.jobEvents of its last reason since it last started, -1 none (the text is read
+     *  there: one copy of each reason, not two). */
+    std::vector<std::int32_t> lastReason;
     std::unordered_map<std::string, std::size_t> seriesIndex;
     int done = 0; ///< jobs finished or dropped
     bool inDecision = false;
