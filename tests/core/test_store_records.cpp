@@ -153,9 +153,10 @@ private slots:
 
     void aDefaultRunWritesNoRecords()
     {
-        // FIFO without restarts, deadlines or drops: nothing in the new tables, so storing costs what it did.
+        // FIFO without restarts, deadlines, drops or waits (a waiting job gets a reason event): nothing in the new
+        // tables, so storing costs what it did.
         const auto w = test::prepare(test::makeCluster({{"v100", 2, 2}}),
-                                     {test::fixedJob("a", 0, 2, 100), test::fixedJob("b", 0, 4, 100)});
+                                     {test::fixedJob("a", 0, 2, 100), test::fixedJob("b", 0, 2, 100)});
         auto fifo = sched::makePolicy("fifo");
         const auto r = sim::simulate(w, *fifo, 1);
         store::RunStore s(path("default.sqlite"));
