@@ -109,6 +109,10 @@ const std::vector<PolicyInfo>& registeredPolicies()
               {.oracle = true}, withoutParams<makeSjf>),
         entry("tiresias", "Tiresias discretised 2D-LAS: priority queues on attained GPU-seconds, preemptive",
               {.preemptive = true}, makeTiresias, tiresiasParams(), tiresiasPresets()),
+        entry("themis",
+              "Themis: finish-time-fair partial-allocation auctions of GPU leases among apps (CBC), leftover at "
+              "random",
+              {.preemptive = true, .oracle = true}, makeThemis, themisParams()),
         entry("max_min_fairness",
               "Gavel's max-min fairness without throughput awareness (LAS over equal time shares), in rounds",
               {.preemptive = true, .roundBased = true}, withoutParams<makeMaxMinFairness>),

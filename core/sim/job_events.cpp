@@ -7,7 +7,7 @@
 namespace orrery::sim {
 
 namespace {
-constexpr std::array<const char*, 5> kNames = {"suspend", "resume", "drop", "profile", "plan"};
+constexpr std::array<const char*, 6> kNames = {"suspend", "resume", "drop", "profile", "plan", "auction"};
 }
 
 const char* toString(JobEventKind kind)

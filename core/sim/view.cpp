@@ -182,4 +182,8 @@ void Decision::record(const std::string& series, double value)
 {
     m_e->record(series, value);
 }
+void Decision::noteAuction(int j, const std::string& detail)
+{
+    m_e->noteAuction(j, detail);
+}
 } // namespace orrery::sim

@@ -148,6 +148,9 @@ public:
     void annotate(int j, const std::string& name, const std::string& text);
     /** Appends (now, value) to the named series of the run. */
     void record(const std::string& series, double value);
+    /** Records a job event `auction` at now with `detail` (a market step the job took part in, e.g. Themis' bid,
+     *  PF bundle and hidden payment), for views that replay a policy's auctions. */
+    void noteAuction(int j, const std::string& detail);
 
 private:
     detail::Engine* m_e;
