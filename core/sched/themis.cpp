@@ -562,40 +562,49 @@ private:
         std::vector<int> outside, inside;
         for (const auto& e : eligible)
             (filtered[static_cast<std::size_t>(e.app)] ? inside : outside).push_back(e.app);
+        // Gives app a the GPUs of `group` (at most its unmet demand) that its jobs would use with what it holds:
+        // a rigid job cannot start on part of its demand. Returns the GPUs left.
+        const auto offer = [&](int a, std::vector<int> group) {
+            const auto ua = static_cast<std::size_t>(a);
+            const int holding = static_cast<int>(held[ua].size() + won[ua].size());
+            const int take = std::min(static_cast<int>(group.size()), unmet(v, a, holding));
+            if (take <= 0)
+                return group;
+            std::vector<int> all = held[ua];
+            all.insert(all.end(), won[ua].begin(), won[ua].end());
+            all.insert(all.end(), group.begin(), group.begin() + take);
+            std::set<int> used;
+            for (const auto& [j, g] : split(v, a, all).jobGpus)
+                used.insert(g.begin(), g.end());
+            std::vector<int> rest;
+            for (int i = 0; i < static_cast<int>(group.size()); ++i) {
+                const int g = group[static_cast<std::size_t>(i)];
+                (i < take && used.count(g) ? won[ua] : rest).push_back(g);
+            }
+            return rest;
+        };
+        std::vector<int> remaining;
         for (auto& group : groups) {
             for (const auto* pool : {&outside, &inside}) {
                 std::vector<int> candidates = *pool;
                 shuffle(candidates);
-                for (int a : candidates) {
-                    if (group.empty())
-                        break;
-                    const auto ua = static_cast<std::size_t>(a);
-                    const int holding = static_cast<int>(held[ua].size() + won[ua].size());
-                    const int take = std::min(static_cast<int>(group.size()), unmet(v, a, holding));
-                    if (take <= 0)
-                        continue;
-                    // Only GPUs the app's jobs would use: a rigid job cannot start on part of its demand.
-                    std::vector<int> all = held[ua];
-                    all.insert(all.end(), won[ua].begin(), won[ua].end());
-                    all.insert(all.end(), group.begin(), group.begin() + take);
-                    std::set<int> used;
-                    for (const auto& [j, g] : split(v, a, all).jobGpus)
-                        used.insert(g.begin(), g.end());
-                    // Won-but-idle GPUs (a rigid job's partial grant) count as used once the group completes it.
-                    std::vector<int> keep;
-                    for (int i = 0; i < take; ++i)
-                        if (used.count(group[static_cast<std::size_t>(i)]))
-                            keep.push_back(group[static_cast<std::size_t>(i)]);
-                    if (keep.empty())
-                        continue;
-                    won[ua].insert(won[ua].end(), keep.begin(), keep.end());
-                    std::vector<int> rest;
-                    for (int g : group)
-                        if (std::find(keep.begin(), keep.end(), g) == keep.end())
-                            rest.push_back(g);
-                    group = std::move(rest);
-                }
+                for (int a : candidates)
+                    if (!group.empty())
+                        group = offer(a, std::move(group));
             }
+            remaining.insert(remaining.end(), group.begin(), group.end());
+        }
+        // What no app could use machine by machine, offered whole (packed) to the same random order: an app whose
+        // rigid job needs GPUs of several machines gets them together (else a free cluster could stay idle).
+        if (remaining.empty())
+            return;
+        remaining = packed(v, remaining);
+        for (const auto* pool : {&outside, &inside}) {
+            std::vector<int> candidates = *pool;
+            shuffle(candidates);
+            for (int a : candidates)
+                if (!remaining.empty())
+                    remaining = offer(a, std::move(remaining));
         }
     }
 
