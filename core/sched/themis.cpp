@@ -372,25 +372,42 @@ private:
         for (int j : order) {
             if (given.count(j))
                 continue;
-            int m = std::max(1, v.job(j).minGpus);
-            while (m <= maxUsable(v, j) && !v.accepts(j, m))
-                ++m;
             std::vector<int> usable;
             for (int g : pool)
                 if (w.allowed(j, w.typeOfGpu(g)))
                     usable.push_back(g);
-            if (m > maxUsable(v, j) || static_cast<int>(usable.size()) < m)
+            const int most = std::min(maxUsable(v, j), static_cast<int>(usable.size()));
+            // The smallest count it accepts and can run on (a serverless job may not fit one GPU's memory): one node
+            // with room, the tightest first; else the GPUs of one type, packed; else all, packed.
+            std::vector<int> take;
+            for (int m = std::max(1, v.job(j).minGpus); m <= most && take.empty(); ++m) {
+                if (!v.accepts(j, m))
+                    continue;
+                std::map<int, std::vector<int>> byNode, byType;
+                for (int g : usable) {
+                    byNode[w.cluster().nodeOfGpu(g)].push_back(g);
+                    byType[w.typeOfGpu(g)].push_back(g);
+                }
+                std::vector<std::vector<int>> options;
+                for (const auto& [node, list] : byNode)
+                    if (static_cast<int>(list.size()) >= m)
+                        options.push_back(list);
+                std::stable_sort(options.begin(), options.end(),
+                                 [](const auto& x, const auto& y) { return x.size() < y.size(); });
+                for (const auto& [type, list] : byType)
+                    if (static_cast<int>(list.size()) >= m)
+                        options.push_back(packed(v, list));
+                options.push_back(packed(v, usable));
+                for (auto& option : options) {
+                    option.resize(static_cast<std::size_t>(m));
+                    if (v.rateOn(j, option) > 0) {
+                        take = std::move(option);
+                        break;
+                    }
+                }
+            }
+            if (take.empty())
                 continue;
-            // A node with room for all m, the tightest; else the packed order.
-            std::map<int, std::vector<int>> byNode;
-            for (int g : usable)
-                byNode[w.cluster().nodeOfGpu(g)].push_back(g);
-            const std::vector<int>* best = nullptr;
-            for (const auto& [node, list] : byNode)
-                if (static_cast<int>(list.size()) >= m && (!best || list.size() < best->size()))
-                    best = &list;
-            std::vector<int> take = best ? std::vector<int>(best->begin(), best->begin() + m) : packed(v, usable);
-            take.resize(static_cast<std::size_t>(m));
             for (int g : take)
                 pool.erase(g);
             given[j] = std::move(take);
