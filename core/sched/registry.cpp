@@ -109,10 +109,6 @@ const std::vector<PolicyInfo>& registeredPolicies()
               {.oracle = true}, withoutParams<makeSjf>),
         entry("tiresias", "Tiresias discretised 2D-LAS: priority queues on attained GPU-seconds, preemptive",
               {.preemptive = true}, makeTiresias, tiresiasParams(), tiresiasPresets()),
-        entry("themis",
-              "Themis: finish-time-fair partial-allocation auctions of GPU leases among apps (CBC), leftover at "
-              "random",
-              {.preemptive = true, .oracle = true}, makeThemis, themisParams()),
         entry("max_min_fairness",
               "Gavel's max-min fairness without throughput awareness (LAS over equal time shares), in rounds",
               {.preemptive = true, .roundBased = true}, withoutParams<makeMaxMinFairness>),
@@ -157,6 +153,10 @@ const std::vector<PolicyInfo>& registeredPolicies()
               "Earliest deadline first; drops a waiting job that cannot meet its deadline (estimated run time), "
               "non-preemptive",
               {.oracle = true}, makeEdf, edfParams()),
+        entry("themis",
+              "Themis: finish-time-fair partial-allocation auctions of GPU leases among apps (CBC), leftover at "
+              "random",
+              {.preemptive = true, .oracle = true}, makeThemis, themisParams()),
     };
     return policies;
 }

@@ -287,7 +287,21 @@ private:
         return out;
     }
 
-    int maxUsable(const View& v, int j) const { return std::min(v.job(j).maxGpus, v.workload().cluster().totalGpus()); }
+    /** A serverless job that declares no elastic range asks for its request (per type), as in every baseline: it
+     *  is not grown (Themis' job_demand_max is the declared max_gpus). */
+    bool fixedRequest(const View& v, int j) const
+    {
+        const auto& job = v.workload().jobs()[static_cast<std::size_t>(j)];
+        return job.kind == workload::JobKind::Serverless && job.minGpus == 0 && job.maxGpus == 0 &&
+               job.allowedGpus.empty();
+    }
+
+    int maxUsable(const View& v, int j) const
+    {
+        if (fixedRequest(v, j))
+            return std::min(v.job(j).demand, v.workload().cluster().totalGpus());
+        return std::min(v.job(j).maxGpus, v.workload().cluster().totalGpus());
+    }
 
     int unmet(const View& v, int a, int holding) const
     {
@@ -380,7 +394,41 @@ private:
             // The smallest count it accepts and can run on (a serverless job may not fit one GPU's memory): one node
             // with room, the tightest first; else the GPUs of one type, packed; else all, packed.
             std::vector<int> take;
-            for (int m = std::max(1, v.job(j).minGpus); m <= most && take.empty(); ++m) {
+            if (fixedRequest(v, j)) {
+                // Its request on one type (the tightest node, else packed), else its overall request on any.
+                std::map<int, std::vector<int>> byType;
+                for (int g : usable)
+                    byType[w.typeOfGpu(g)].push_back(g);
+                std::vector<std::vector<int>> options;
+                for (const auto& [type, list] : byType) {
+                    const int want = w.demandOn(j, type);
+                    if (static_cast<int>(list.size()) < want)
+                        continue;
+                    std::map<int, std::vector<int>> byNode;
+                    for (int g : list)
+                        byNode[w.cluster().nodeOfGpu(g)].push_back(g);
+                    std::vector<int> option;
+                    for (const auto& [node, onNode] : byNode)
+                        if (static_cast<int>(onNode.size()) >= want &&
+                            (option.empty() || onNode.size() < option.size()))
+                            option = onNode;
+                    if (option.empty())
+                        option = packed(v, list);
+                    option.resize(static_cast<std::size_t>(want));
+                    options.push_back(std::move(option));
+                }
+                if (static_cast<int>(usable.size()) >= v.job(j).demand) {
+                    auto all = packed(v, usable);
+                    all.resize(static_cast<std::size_t>(v.job(j).demand));
+                    options.push_back(std::move(all));
+                }
+                for (auto& option : options)
+                    if (v.rateOn(j, option) > 0) {
+                        take = std::move(option);
+                        break;
+                    }
+            }
+            for (int m = std::max(1, v.job(j).minGpus); m <= most && take.empty() && !fixedRequest(v, j); ++m) {
                 if (!v.accepts(j, m))
                     continue;
                 std::map<int, std::vector<int>> byNode, byType;
