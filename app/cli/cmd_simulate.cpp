@@ -6,6 +6,7 @@
 #include "io/run_info.h"
 #include "io/scenario.h"
 #include "io/simulate_json.h"
+#include "metrics/apps.h"
 #include "metrics/metrics.h"
 #include "sched/registry.h"
 #include "sched/run_policies.h"
@@ -199,6 +200,11 @@ void runSimulate(const SimulateArgs& args)
             nlohmann::json extra = nlohmann::json::object();
             if (recorder)
                 extra["run_id"] = recorder->runId(i);
+            // Themis' placement score 1/S per allocation (docs/simulator.md, "Apps"): it needs the cluster's
+            // locality, which the run result does not hold.
+            const auto scores = metrics::placementScores(r, workload);
+            extra["avg_placement_score"] =
+                scores.empty() ? nlohmann::json(nullptr) : nlohmann::json(metrics::mean(scores));
             io::writeSimulateRun(w, r, metrics::summarize(r), extra);
             cancelled = cancelled || r.cancelled;
         }

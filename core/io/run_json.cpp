@@ -138,6 +138,8 @@ nlohmann::json storedRunToJson(const store::StoredRun& run)
                         {"gpu_seconds", j.gpuSeconds},
                         {"cost_usd", j.costUsd},
                         {"ideal_s", j.idealS}});
+        if (!j.app.empty())
+            jobs.back()["app"] = j.app;
         addLifecycle(jobs.back(), j);
     }
     nlohmann::json intervals = nlohmann::json::array();

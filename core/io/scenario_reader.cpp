@@ -214,6 +214,7 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
     job.id = o.string("id", fmt::format("j{}", index));
     job.arrivalS = o.nonNegativeNumber("arrival_s", 0);
     job.user = o.string("user", "");
+    job.app = o.string("app", "");
     job.priority = o.positiveNumber("priority", 1.0);
     if (auto d = o.optionalNumber("deadline_s", 0))
         job.deadlineS = *d;

@@ -82,6 +82,8 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
     const bool typed = !serverless && !job.jobType.empty();
     if (!job.allowedGpus.empty())
         member("allowed_gpus", job.allowedGpus);
+    if (!job.app.empty())
+        member("app", job.app);
     if (!job.arch.empty())
         member("arch", job.arch);
     member("arrival_s", job.arrivalS);

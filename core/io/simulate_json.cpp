@@ -1,6 +1,9 @@
 #include "io/simulate_json.h"
 
 #include "io/run_json.h"
+#include "metrics/apps.h"
+
+#include <algorithm>
 
 namespace orrery::io {
 
@@ -58,6 +61,12 @@ nlohmann::json runHead(const sim::RunResult& run, const metrics::Summary& s)
                           {"wall_s", s.wallS},
                           {"cancelled", run.cancelled}};
     addLifecycleJson(out, run, s);
+    // Themis' per-app finish-time fairness (docs/simulator.md, "Apps"); a job without an app is its own app.
+    const auto appRho = metrics::appFinishTimeFairness(run);
+    out["apps_completed"] = appRho.size();
+    out["avg_app_rho"] = appRho.empty() ? nlohmann::json(nullptr) : nlohmann::json(metrics::mean(appRho));
+    out["max_app_rho"] =
+        appRho.empty() ? nlohmann::json(nullptr) : nlohmann::json(*std::max_element(appRho.begin(), appRho.end()));
     // Held GPU-hours per type (allocation intervals, switch pauses and profiling included): they add up to
     // gpu_hours.
     nlohmann::json byType = nlohmann::json::object();

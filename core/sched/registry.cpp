@@ -153,6 +153,10 @@ const std::vector<PolicyInfo>& registeredPolicies()
               "Earliest deadline first; drops a waiting job that cannot meet its deadline (estimated run time), "
               "non-preemptive",
               {.oracle = true}, makeEdf, edfParams()),
+        entry("themis",
+              "Themis: finish-time-fair partial-allocation auctions of GPU leases among apps (CBC), leftover at "
+              "random",
+              {.preemptive = true, .oracle = true}, makeThemis, themisParams()),
     };
     return policies;
 }

@@ -78,6 +78,8 @@ std::vector<ParamSpec> edfParams();
 std::unique_ptr<Policy> makeTiresias(const PolicyParams& params);
 std::vector<ParamSpec> tiresiasParams();
 std::vector<PolicyPreset> tiresiasPresets();
+std::unique_ptr<Policy> makeThemis(const PolicyParams& params);
+std::vector<ParamSpec> themisParams();
 std::unique_ptr<Policy> makeMaxMinFairness();
 std::unique_ptr<Policy> makeMaxMinFairnessPerf();
 std::unique_ptr<Policy> makeFrenzy();

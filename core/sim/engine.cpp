@@ -510,6 +510,13 @@ void Engine::explain(int j, std::string_view reason)
     result.jobEvents.push_back({now, j, JobEventKind::Reason, std::string(reason)});
 }
 
+void Engine::noteAuction(int j, const std::string& detail)
+{
+    if (j < 0 || j >= w.jobCount())
+        fail(fmt::format("no job with index {}", j));
+    result.jobEvents.push_back({now, j, JobEventKind::Auction, detail});
+}
+
 void Engine::record(const std::string& name, double value)
 {
     auto [it, fresh] = seriesIndex.try_emplace(name, result.series.size());

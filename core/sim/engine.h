@@ -102,6 +102,7 @@ public:
             r.id = job.id;
             r.model = job.kind == workload::JobKind::Serverless ? job.model : job.jobType;
             r.user = job.user;
+            r.app = job.app;
             r.arrivalS = job.arrivalS;
             r.idealS = w.job(static_cast<int>(j)).idealS;
             r.demand = w.job(static_cast<int>(j)).demand;
@@ -156,6 +157,7 @@ public:
     void annotate(int j, const std::string& key, const std::string& jsonText);
     void record(const std::string& name, double value);
     void explain(int j, std::string_view reason);
+    void noteAuction(int j, const std::string& detail);
     const JobRecord& resultJob(int j) const { return result.jobs[static_cast<std::size_t>(j)]; }
     double estimateFactor(int j) const
     {

@@ -7,7 +7,7 @@
 namespace orrery::sim {
 
 namespace {
-constexpr std::array<const char*, 6> kNames = {"suspend", "resume", "drop", "profile", "plan", "reason"};
+constexpr std::array<const char*, 7> kNames = {"suspend", "resume", "drop", "profile", "plan", "reason", "auction"};
 }
 
 const char* toString(JobEventKind kind)

@@ -52,6 +52,7 @@ struct JobRecord
     std::vector<workload::Deadline> deadlines{}; ///< earliest first
     /** Per-job data a policy attached (Decision::annotate), name -> JSON text; stored as job extras. */
     std::vector<std::pair<std::string, std::string>> extras{};
+    std::string app{}; ///< its app (workload::Job::app, docs/simulator.md "Apps"); empty: its own app
 
     bool dropped() const { return droppedS >= 0; }
     double usedGpuSeconds() const { return gpuSeconds - pausedGpuSeconds; }
@@ -69,7 +70,8 @@ struct UtilizationSample
 };
 
 /** A change in a job's life worth a record: what later systems (and the store's job_events) look at. */
-enum class JobEventKind : std::uint8_t { Suspend, Resume, Drop, Profile, Plan, Reason };
+/** Auction: a policy's note of a market step the job's app took part in (Themis: its bid, PF bundle, payment). */
+enum class JobEventKind : std::uint8_t { Suspend, Resume, Drop, Profile, Plan, Reason, Auction };
 const char* toString(JobEventKind kind);
 /** The kind a name from toString() stands for; nullopt for anything else. */
 std::optional<JobEventKind> jobEventKindFromString(std::string_view name);

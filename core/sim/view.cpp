@@ -186,4 +186,8 @@ void Decision::explain(int j, std::string_view reason)
 {
     m_e->explain(j, reason);
 }
+void Decision::noteAuction(int j, const std::string& detail)
+{
+    m_e->noteAuction(j, detail);
+}
 } // namespace orrery::sim

@@ -154,6 +154,9 @@ public:
      *  started, so a policy may repeat itself at no cost in the record. Keep the text stable (no counts that
      *  change at every decision): a viewer adds the cluster's state at the moment. */
     void explain(int j, std::string_view reason);
+    /** Records a job event `auction` at now with `detail` (a market step the job took part in, e.g. Themis' bid,
+     *  PF bundle and hidden payment), for views that replay a policy's auctions. */
+    void noteAuction(int j, const std::string& detail);
 
 private:
     detail::Engine* m_e;

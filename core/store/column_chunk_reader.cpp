@@ -182,7 +182,7 @@ std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, st
     std::vector<char> seen(expectedJobs, 0);
     ChunkReader r(db, path, "job_chunks", runId,
                   "labels, job_index, job_id, model, user, gpu_type, gpus, restarts, nodes, demand, "
-                  "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s");
+                  "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s, app");
     const auto time = [](double t) { return std::isnan(t) ? -1.0 : t; };
     while (r.next()) {
         const std::size_t n = r.rows();
@@ -199,6 +199,9 @@ std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, st
             ints.push_back(r.values<std::int32_t>(4 + k, kInts[k], n));
         for (int k = 0; k < 6; ++k)
             doubles.push_back(r.values<double>(14 + k, kDoubles[k], n));
+        // Schema 9: NULL when no job of the run belongs to an app (and in every chunk stored before).
+        const std::vector<std::int32_t> apps =
+            r.blob(20).empty() ? std::vector<std::int32_t>{} : r.values<std::int32_t>(20, "app", n);
         const auto label = [&](int column, std::size_t i) {
             const std::int32_t code = ints[static_cast<std::size_t>(column)][i];
             if (code < 0 || static_cast<std::size_t>(code) >= labels->size())
@@ -238,6 +241,12 @@ std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, st
             j.gpuSeconds = doubles[3][i];
             j.costUsd = doubles[4][i];
             j.idealS = doubles[5][i];
+            if (!apps.empty()) {
+                const std::int32_t code = apps[i];
+                if (code < 0 || static_cast<std::size_t>(code) >= labels->size())
+                    r.damaged(fmt::format("record {}: app refers to label {} of {}", i, code, labels->size()));
+                j.app = std::string((*labels)[static_cast<std::size_t>(code)]);
+            }
         }
     }
     if (stored) {

@@ -148,6 +148,17 @@ struct ColumnChunkWriter::Impl
                                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
                                  "?18, ?19, ?20, ?21)");
     }
+    /** The same with the jobs' apps (schema 9): only runs with apps use it, so migration 4, which writes job
+     *  chunks before the column exists, never needs it. */
+    Statement& jobsWithApps()
+    {
+        return statement(m_jobsWithApps,
+                         "INSERT OR REPLACE INTO job_chunks (run_id, chunk_index, first_record, records, "
+                         "labels, job_index, job_id, model, user, gpu_type, gpus, restarts, nodes, demand, "
+                         "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s, app) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+                         "?18, ?19, ?20, ?21, ?22)");
+    }
     Statement& events()
     {
         return statement(m_events,
@@ -172,7 +183,8 @@ struct ColumnChunkWriter::Impl
 
     Connection& db;
     std::int64_t runId;
-    std::optional<Statement> m_intervals, m_utilization, m_decisions, m_jobs, m_events, m_dropIntervals, m_segments;
+    std::optional<Statement> m_intervals, m_utilization, m_decisions, m_jobs, m_jobsWithApps, m_events, m_dropIntervals,
+        m_segments;
     // Column buffers, reused: statements bind them without copying.
     std::vector<std::int32_t> i0, i1, i2;
     std::vector<double> d0, d1, d2, d3;
@@ -297,13 +309,18 @@ std::size_t ColumnChunkWriter::writeJobs(const std::vector<sim::JobRecord>& rows
     // JobRecord marks times that did not happen with -1; the chunk with NaN (chunk_layout.h).
     const auto time = [](double t) { return t >= 0 ? t : chunk::missingTime(); };
     std::size_t written = 0;
+    const bool withApps = std::any_of(order.begin(), order.end(), [&rows](std::uint32_t index) {
+        return index < rows.size() && !rows[index].app.empty();
+    });
+    std::vector<std::int32_t> apps;
     for (const ChunkRange& c : chunksFrom(from, order.size())) {
+        apps.clear();
         for (auto& v : m->jobInts)
             v.clear();
         for (auto& v : m->jobDoubles)
             v.clear();
         m->labels.clear();
-        LabelColumn model, user, gpuType;
+        LabelColumn model, user, gpuType, app;
         for (std::size_t i = c.first; i < c.end; ++i) {
             const std::uint32_t index = order[i];
             if (index >= static_cast<std::uint32_t>(kMaxJobIndex))
@@ -322,18 +339,22 @@ std::size_t ColumnChunkWriter::writeJobs(const std::vector<sim::JobRecord>& rows
                                                        j.excludedFromAverage ? 1 : 0};
             const double doubles[Impl::kJobDoubles] = {j.arrivalS,   time(j.startS), time(j.endS),
                                                        j.gpuSeconds, j.costUsd,      j.idealS};
+            if (withApps)
+                apps.push_back(app.code(m->labels, j.app));
             for (int k = 0; k < Impl::kJobInts; ++k)
                 m->jobInts[static_cast<std::size_t>(k)].push_back(ints[k]);
             for (int k = 0; k < Impl::kJobDoubles; ++k)
                 m->jobDoubles[static_cast<std::size_t>(k)].push_back(doubles[k]);
         }
-        Statement& st = m->jobs();
+        Statement& st = withApps ? m->jobsWithApps() : m->jobs();
         Impl::bindHeader(st, c);
         st.bindStaticBlob(5, m->labels.blob().data(), m->labels.blob().size());
         for (int k = 0; k < Impl::kJobInts; ++k)
             bindColumn(st, 6 + k, m->jobInts[static_cast<std::size_t>(k)]);
         for (int k = 0; k < Impl::kJobDoubles; ++k)
             bindColumn(st, 6 + Impl::kJobInts + k, m->jobDoubles[static_cast<std::size_t>(k)]);
+        if (withApps)
+            bindColumn(st, 6 + Impl::kJobInts + Impl::kJobDoubles, apps);
         st.run();
         written += c.end - c.first;
     }

@@ -20,7 +20,7 @@ namespace {
 // Forward migrations, in order: migration i takes user_version i to i + 1.
 // Never edit one that has shipped; append a new one instead. docs/database.md
 // describes the resulting schema.
-constexpr std::array<std::string_view, 8> kMigrations = {
+constexpr std::array<std::string_view, 9> kMigrations = {
     R"SQL(
 CREATE TABLE scenarios (
     id            INTEGER PRIMARY KEY,
@@ -304,6 +304,11 @@ CREATE TABLE run_sources (
     source_run_id  INTEGER NOT NULL,
     merged_at      TEXT NOT NULL
 );
+)SQL",
+    // 9: apps (Themis, docs/simulator.md "Apps"): each job's app as an int32 label code per job, like model and
+    // user; NULL in chunks of runs without apps, which is every run stored before.
+    R"SQL(
+ALTER TABLE job_chunks ADD COLUMN app BLOB;
 )SQL",
 };
 

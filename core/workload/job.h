@@ -64,6 +64,9 @@ struct Job
     int maxGpus = 0;
     std::vector<int> allowedGpus; ///< the only counts it accepts (sorted), within [minGpus, maxGpus]
     std::string arch;             ///< model architecture of a fixed job (vgg16), for locality tables
+    /** The app it belongs to (Themis: a hyper-parameter search is one app of many jobs); empty: its own app.
+     *  An app finishes when its last job does (docs/simulator.md, "Apps"). */
+    std::string app;
 
     bool operator==(const Job&) const = default;
 };

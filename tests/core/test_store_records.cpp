@@ -241,13 +241,13 @@ private slots:
                 store::RunStore ro(p, readOnly);
                 QFAIL("expected an error");
             } catch (const Error& e) {
-                QVERIFY2(std::string(e.what()).find("schema version 4, now 8") != std::string::npos, e.what());
+                QVERIFY2(std::string(e.what()).find("schema version 4, now 9") != std::string::npos, e.what());
             }
         }
         store::RunStore s(p);
         auto& db = s.connection();
         QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(store::schemaVersion()));
-        QCOMPARE(store::schemaVersion(), 8);
+        QCOMPARE(store::schemaVersion(), 9);
         // Schema 7: the rate segments' table; runs stored before have none.
         QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'rate_segment_chunks'"), std::int64_t(1));
         QVERIFY(s.loadRun(1).result.rateSegments.empty());
@@ -303,7 +303,7 @@ private slots:
         }
         store::RunStore s(p);
         auto& db = s.connection();
-        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(8));
+        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(store::schemaVersion()));
         QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'job_events'"), std::int64_t(0));
         QCOMPARE(store::chunkedRecordCount(db, "event_chunks", 1), std::int64_t(many.size()));
         QCOMPARE(db.queryInt("SELECT count(*) FROM event_chunks WHERE run_id = 1"), std::int64_t(2));
