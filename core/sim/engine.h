@@ -262,9 +262,9 @@ private:
     std::vector<std::int32_t> lastSegment; ///< per job: index of its last closed segment, -1 none
     std::priority_queue<Event, std::vector<Event>, EventLater> heap;
     RunResult result;
-    std::vector<double> profileS;        ///< per job: profiling asked for in this decision (seconds), else 0
-    std::vector<char> profileEnded;      ///< per job: its profiling ended at this instant
-    std::vector<int> profileDue;         ///< jobs whose profiling ended at this instant
+    std::vector<double> profileS;   ///< per job: profiling asked for in this decision (seconds), else 0
+    std::vector<char> profileEnded; ///< per job: its profiling ended at this instant
+    std::vector<int> profileDue;    ///< jobs whose profiling ended at this instant
     /** Per job: the index in result.jobEvents of its last reason since it last started, -1 none (the text is read
      *  there: one copy of each reason, not two). */
     std::vector<std::int32_t> lastReason;
