@@ -107,7 +107,7 @@ void SweepHeatMapView::paintEvent(QPaintEvent*)
         g.setColorAt(i / 8.0, viridis(i / 8.0));
     p.fillRect(bar, g);
     p.drawRect(bar);
-    const bool duration = sweepMetricChartUnit(m_metric) == tr("hours");
+    const bool duration = sweepMetricIsDuration(m_metric);
     const double lo = duration ? m_grid.lo : sweepMetricChartValue(m_metric, m_grid.lo);
     const double hi = duration ? m_grid.hi : sweepMetricChartValue(m_metric, m_grid.hi);
     if (hi > lo) {

@@ -2,6 +2,8 @@
 
 #include "results/palette.h"
 
+#include <QObject>
+
 namespace orrery::gui {
 
 QString sweepMetricName(SweepMetric metric)
@@ -80,6 +82,11 @@ std::optional<double> sweepMetricValue(const sweep::SweepPointMetrics& point, Sw
         return point.provisionedCostUsd;
     }
     return std::nullopt;
+}
+
+bool sweepMetricIsDuration(SweepMetric metric)
+{
+    return metric == SweepMetric::MeanJct || metric == SweepMetric::P95Jct || metric == SweepMetric::Makespan;
 }
 
 double sweepMetricCsvValue(SweepMetric metric, double raw)

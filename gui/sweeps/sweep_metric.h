@@ -23,6 +23,9 @@ QString sweepMetricCsvName(SweepMetric metric);
 /** The unit of the charts' value axes: hours, %, USD. */
 QString sweepMetricChartUnit(SweepMetric metric);
 
+/** Mean JCT, p95 JCT and makespan: seconds, drawn in hours, labelled as durations. */
+bool sweepMetricIsDuration(SweepMetric metric);
+
 /** The point's raw value (seconds, utilisation 0..1, USD); absent for a point that did not complete or, for the
  *  JCTs, finished no job. */
 std::optional<double> sweepMetricValue(const sweep::SweepPointMetrics& point, SweepMetric metric);

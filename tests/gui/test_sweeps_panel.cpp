@@ -261,7 +261,12 @@ private slots:
             index.siblingAtColumn(panel->points()->axisColumn(1)).data().toString(); // the "policy" axis
         view->scrollTo(index);
         const QRect cell = view->visualRect(index);
+        QSignalSpy open(panel, &SweepsPanel::openRunRequested);
+        // A double-click is a press (which picks the row) and a double-click event; QTest sends only the latter.
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
         QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(open.count(), 1);
+        QCOMPARE(open.first().first().toLongLong(), runId);
         QTRY_VERIFY_WITH_TIMEOUT(window.runs()->current() && window.runs()->current()->storeId == runId, 10000);
         const RunEntry* run = window.runs()->current();
         QCOMPARE(run->storePath, QString::fromStdString(m_db));
@@ -336,7 +341,7 @@ private slots:
                 QCOMPARE(r.attempts, 1); // no point ran twice
                 QCOMPARE(QString::fromStdString(r.status), QStringLiteral("completed"));
             }
-            QCOMPARE(s.connection().queryInt("SELECT count(*) FROM runs"), 300);
+            QCOMPARE(s.connection().queryInt("SELECT count(*) FROM runs"), std::int64_t{300});
         }
         QTRY_COMPARE_WITH_TIMEOUT(panel.sweepList()->index(0, SweepListModel::Points).data().toString(),
                                   QStringLiteral("300 / 300"), 10000);
