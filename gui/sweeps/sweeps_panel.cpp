@@ -180,6 +180,7 @@ SweepsPanel::SweepsPanel(JobRunner* runner, QString databasePath, QWidget* paren
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
+    split->setSizes({240, 760}); // the list needs little room; the points and charts take the rest
     layout->addWidget(split, 1);
 
     connect(refreshButton, &QPushButton::clicked, this, &SweepsPanel::refresh);
