@@ -328,8 +328,13 @@ private slots:
         QCOMPARE(c->prepared()->toRun, 300 - kept);
         QVERIFY(c->prepared()->estimate);
         QVERIFY(c->summaryText().contains(QStringLiteral("Estimated CPU time")));
+        QSignalSpy progress(c, &SweepRunController::progress);
         c->start(2);
         QVERIFY(finished.wait(60000));
+        // The event loop ran while the points ran (progress is sampled on the GUI thread), saying points and ETA.
+        QVERIFY(progress.count() >= 1);
+        const QString line = progress.last().at(3).toString();
+        QVERIFY2(line.contains(QStringLiteral("points")) && line.contains(QStringLiteral("ETA")), qPrintable(line));
         QVERIFY(!c->lastOutcome().stopped);
         QCOMPARE(c->lastOutcome().ran, 300 - kept);
         QCOMPARE(c->lastOutcome().alreadyStored, kept);
