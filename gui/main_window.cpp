@@ -30,6 +30,7 @@
 #include "runs/run_saver.h"
 #include "runs/store_browser.h"
 #include "store/default_path.h"
+#include "sweeps/sweeps_panel.h"
 
 #include "timeline/gantt_view.h"
 #include <fstream>
@@ -147,6 +148,8 @@ void MainWindow::createViews()
     m_tabs->addTab(m_planner, tr("Memory planner"));
     m_provisioning = new ProvisioningPanel(m_document, m_runner);
     m_tabs->addTab(m_provisioning, tr("Provisioning"));
+    m_sweeps = new SweepsPanel(m_runner, m_saver->databasePath());
+    m_tabs->addTab(m_sweeps, tr("Sweeps"));
     setCentralWidget(m_tabs);
 }
 
@@ -212,6 +215,8 @@ void MainWindow::createDocks()
         m_tabs->setCurrentWidget(ids.size() >= 2 ? static_cast<QWidget*>(m_comparison) : m_tabs->widget(0));
         statusBar()->showMessage(tr("Loaded %n stored run(s)", nullptr, static_cast<int>(ids.size())), 5000);
     });
+    // A sweep's point opens like a stored run: it is one, in the same store.
+    connect(m_sweeps, &SweepsPanel::openRunRequested, this, [this](qint64 id) { m_storeBrowser->load({id}); });
     resizeDocks({clusterDock, runDock}, {440, 400}, Qt::Horizontal);
     connect(m_history, &RunHistoryPanel::compareRequested, this, [this] { m_tabs->setCurrentWidget(m_comparison); });
     connect(m_runManager, &RunManagerPanel::runFailed, this, [this](const QString& policy, const QString& error) {
@@ -248,6 +253,10 @@ void MainWindow::createActions()
     file->addSeparator();
     file->addAction(tr("Open Run &Database..."), this, &MainWindow::openDatabase);
     file->addAction(tr("New Run Data&base..."), this, &MainWindow::newDatabase);
+    file->addAction(tr("Run S&weep..."), this, [this] {
+        m_tabs->setCurrentWidget(m_sweeps);
+        m_sweeps->runSweepInteractive();
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -595,6 +604,7 @@ void MainWindow::setDatabasePath(const QString& path)
 {
     m_saver->setDatabasePath(path);
     m_storeBrowser->setDatabasePath(path);
+    m_sweeps->setDatabasePath(path);
     QSettings().setValue(QStringLiteral("store/path"), path);
     statusBar()->showMessage(tr("Runs are stored in %1").arg(path), 5000);
 }

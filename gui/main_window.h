@@ -28,6 +28,7 @@ class RunLibrary;
 class RunManagerPanel;
 class RunSaver;
 class StoreBrowser;
+class SweepsPanel;
 class ScenarioDocument;
 class UtilisationChart;
 class WorkloadEditor;
@@ -61,6 +62,8 @@ public:
     ProvisioningPanel* provisioning() const { return m_provisioning; }
     StoreBrowser* storeBrowser() const { return m_storeBrowser; }
     JobDetailsPanel* jobDetails() const { return m_jobDetails; }
+    /** The Sweeps tab (docs/sweeps.md, "In the GUI"). */
+    SweepsPanel* sweepsPanel() const { return m_sweeps; }
     /** Tools > Profile this GPU... and Load Calibration... */
     ProfileController* profileController() const { return m_profile; }
     /** Reads and writes runs in this SQLite file from now on (kept in the settings). */
@@ -126,6 +129,7 @@ private:
     ProvisioningPanel* m_provisioning = nullptr;
     StoreBrowser* m_storeBrowser = nullptr;
     JobDetailsPanel* m_jobDetails = nullptr;
+    SweepsPanel* m_sweeps = nullptr;
     ProfileController* m_profile = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

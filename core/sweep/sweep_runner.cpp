@@ -52,10 +52,15 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
 {
     const auto start = Clock::now();
     SweepRunSummary summary;
-    std::mutex storeMutex; // the store's one connection serves every worker, one at a time
-    store::saveSweep(store.connection(), plan.spec.name, nlohmann::json(plan.axisNames()).dump(),
-                     plan.spec.document.dump());
-    const auto done = store::completedPointKeys(store.connection(), plan.spec.name);
+    std::mutex ownMutex; // the store's one connection serves every worker, one at a time
+    std::mutex& storeMutex = options.storeMutex ? *options.storeMutex : ownMutex;
+    std::unordered_set<std::string> done;
+    {
+        std::lock_guard lock(storeMutex);
+        store::saveSweep(store.connection(), plan.spec.name, nlohmann::json(plan.axisNames()).dump(),
+                         plan.spec.document.dump());
+        done = store::completedPointKeys(store.connection(), plan.spec.name);
+    }
     summary.inShard = options.shard.end(plan.points.size()) - options.shard.begin(plan.points.size());
     std::vector<std::size_t> todo = pointsToRun(plan, options.shard, done);
     summary.alreadyStored = summary.inShard - todo.size();

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <stop_token>
 #include <string>
 #include <unordered_set>
@@ -39,6 +40,9 @@ struct SweepRunOptions
     std::stop_token stop; ///< asked: running points are abandoned (not stored), no new one starts
     /** Called after each point ends, one call at a time (from a worker thread). */
     std::function<void(const SweepProgress&)> onProgress;
+    /** Held around every use of the store's connection instead of a lock of the runner's own: the GUI shares one
+     *  lock between every worker that opens the store (RunSaver::storeMutex). Null: the runner's own. */
+    std::mutex* storeMutex = nullptr;
 };
 
 struct SweepRunSummary

@@ -20,20 +20,27 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto* controls = new QHBoxLayout;
+    m_controls = new QWidget;
+    auto* controls = new QHBoxLayout(m_controls);
+    controls->setContentsMargins(0, 0, 0, 0);
     m_y = new QComboBox;
     m_y->addItem(tr("Mean JCT"), static_cast<int>(YAxis::MeanJct));
     m_y->addItem(tr("Throughput (jobs/h)"), static_cast<int>(YAxis::Throughput));
     controls->addWidget(new QLabel(tr("Cost against:")));
     controls->addWidget(m_y);
     controls->addStretch();
-    layout->addLayout(controls);
+    layout->addWidget(m_controls);
     m_view = new QChartView(new QChart);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->chart()->legend()->setAlignment(Qt::AlignBottom);
     layout->addWidget(m_view);
     connect(m_y, &QComboBox::currentIndexChanged, this, &TradeoffChart::rebuildFromRuns);
     rebuildFromRuns();
+}
+
+void TradeoffChart::setYAxisChoiceVisible(bool visible)
+{
+    m_controls->setVisible(visible);
 }
 
 void TradeoffChart::setRuns(const QVector<const RunEntry*>& runs)
@@ -115,6 +122,8 @@ void TradeoffChart::draw(const QString& xTitle, const QString& yTitle, bool mini
     // Labels: one per point, the run's name (QXYSeries point labels use one format per series, so
     // we place the names through per-point label series of one point each).
     for (const auto& p : m_points) {
+        if (p.label.isEmpty())
+            continue; // an unlabelled point (a sweep labels its front only) needs no series of its own
         auto* label = new QScatterSeries;
         label->append(p.cost, p.value);
         label->setMarkerSize(0.1);

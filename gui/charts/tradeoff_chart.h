@@ -22,6 +22,8 @@ public:
     void setPoints(const std::vector<TradeoffPoint>& points, const QString& xTitle, const QString& yTitle,
                    bool minimiseY);
     QChartView* chartView() const { return m_view; }
+    /** Shows or hides the "Cost against" choice, which applies to runs only (setRuns), not to setPoints. */
+    void setYAxisChoiceVisible(bool visible);
     const std::vector<int>& front() const { return m_front; }
 
 private:
@@ -32,6 +34,7 @@ private:
     std::vector<TradeoffPoint> m_points;
     std::vector<int> m_front;
     QComboBox* m_y;
+    QWidget* m_controls;
     QChartView* m_view;
 };
 
