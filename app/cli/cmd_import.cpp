@@ -1,4 +1,4 @@
-// orrery-cli import: a job trace (Gavel, Alibaba openb/PAI, Helios, Philly) into a scenario file.
+// orrery-cli import: a job trace (Gavel, Alibaba openb/PAI, Helios, Philly, Pollux/Sia) into a scenario file.
 #include "cli.h"
 
 #include "hardware/cluster_spec.h"
@@ -6,6 +6,7 @@
 #include "io/scenario.h"
 #include "io/workload_loader.h"
 #include "sched/registry.h"
+#include "sim/goodput_throughput.h"
 #include "util/text.h"
 #include "workload/gavel_throughput_table.h"
 #include "workload/gavel_trace.h"
@@ -15,11 +16,13 @@
 #include "workload/trace_reader.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 
 namespace orrery::cli {
 
@@ -37,6 +40,7 @@ struct ImportArgs
     std::string paiJobs; // PAI job table
     std::string throughputs;
     std::string referenceGpu;
+    std::string profiles; // sia/pollux: goodput profile directory
     std::string name;
     std::vector<std::string> policies;
     int limit = 0;
@@ -70,6 +74,8 @@ int defaultGpusPerNode(const ImportArgs& a)
 {
     if (a.format == "gavel")
         return a.gavelCompat ? 1 : 4;
+    if (a.format == "pollux")
+        return 4;
     return 8;
 }
 
@@ -82,7 +88,46 @@ std::string defaultClusterSpec(const ImportArgs& a, const std::string& reference
         return referenceGpu + ":2816/8"; // 352 Philly VC nodes x 8 GPUs (Helios' QSSF setting)
     if (a.format == "helios")
         return referenceGpu + ":1024/8"; // a Venus/Earth-sized cluster (1,022 / 997 GPUs)
+    // Sia's heterogeneous simulator configuration (sia-simulator/simulator_config.py:8-10: 6 aws nodes of 4 T4,
+    // 3 rtx nodes of 8 RTX 2080 Ti, 2 dgx-ext nodes of 8 A100); Pollux's 16 nodes x 4 GPUs (simulator.py
+    // --min-nodes 16 --num-gpus 4, on g4dn.12xlarge: T4).
+    if (a.format == "sia")
+        return "t4:24/4,rtx2080ti:24/8,a100-40gb-sxm:16/8";
+    if (a.format == "pollux")
+        return "t4:64/4";
     return {};
+}
+
+// The goodput profiles of a Pollux/Sia workload: --profiles, else sia/profiles found from the file's place in the
+// shared data layout (sia/workloads/<set>/x.csv, pollux/workloads/x.csv).
+std::string goodputProfilesDir(const ImportArgs& a)
+{
+    if (!a.profiles.empty())
+        return a.profiles;
+    const fs::path dir = fs::path(a.file).parent_path();
+    for (const fs::path& c : {dir / ".." / ".." / "profiles", dir / ".." / ".." / "sia" / "profiles",
+                              dir / ".." / "profiles", dir / ".." / "sia" / "profiles"}) {
+        std::error_code ec;
+        if (fs::is_directory(c, ec))
+            return fs::weakly_canonical(c, ec).string();
+    }
+    throw Error(
+        fmt::format("{} needs goodput profiles: no sia/profiles found near {}; give --profiles DIR", a.format, a.file));
+}
+
+// Goodput jobs are elastic: from 1 GPU to what the batch allows (Pollux's simulator.py get_pollux_job_info:
+// at most 64 replicas and max_batch_size // min_local_bsz), never below the tuned request.
+void setGoodputRanges(std::vector<workload::Job>& jobs, const sim::GoodputThroughput& source)
+{
+    for (auto& j : jobs) {
+        const workload::GoodputModel& m = source.goodputModel(j);
+        int minLocal = 0;
+        for (const auto& suffix : m.suffixes())
+            minLocal = minLocal == 0 ? m.minLocalBsz(suffix) : std::min(minLocal, m.minLocalBsz(suffix));
+        const int byBatch = m.maxBatch() / std::max(1, minLocal);
+        j.minGpus = 1;
+        j.maxGpus = std::max(j.gpus, std::max(1, std::min(64, byBatch)));
+    }
 }
 
 // A planner who imports Philly onto its default 2,816 GPUs sees FIFO and Tiresias agree to the second: say why
@@ -148,6 +193,8 @@ void runImport(const ImportArgs& a)
                 workload::GavelThroughputTable::fromFile(a.throughputs)));
     if (a.format == "pai")
         o.pairedPath = a.paiJobs;
+    const bool goodput = a.format == "sia" || a.format == "pollux";
+    const std::string profiles = goodput ? goodputProfilesDir(a) : std::string();
     workload::TraceRead read = workload::readTrace(a.format, a.file, o);
     // A scenario needs a workload: writing one with no jobs would only move the error to `scenario check`.
     if (read.jobs.empty())
@@ -157,6 +204,16 @@ void runImport(const ImportArgs& a)
                                     ? ""
                                     : " (skipped " + std::to_string(read.skipped) + ": " + read.skippedWhy + ")"));
     io::assignUniqueIds(read.jobs);
+    std::string goodputNote;
+    if (goodput) {
+        std::set<std::string> apps;
+        for (const auto& j : read.jobs)
+            apps.insert(j.application);
+        // Read and fitted now, so a missing or broken profile is refused here, not at the first simulate.
+        const auto source = sim::GoodputThroughput::load(profiles, apps);
+        setGoodputRanges(read.jobs, *source);
+        goodputNote = fmt::format("goodput profiles: {} ({})", profiles, fmt::join(apps, ", "));
+    }
 
     s.cluster = hardware::Cluster(groups, hardware::Link{hardware::LinkKind::Ethernet, 25.0 / 8.0, 5.0}, catalog);
 
@@ -169,6 +226,19 @@ void runImport(const ImportArgs& a)
     for (const auto& p : a.policies)
         s.policies.push_back(sched::resolvePolicy(p, "--policy").label);
     s.options.gavelCompat = a.gavelCompat;
+    if (goodput) {
+        s.options.goodputProfiles = relativeTo(profiles, a.output);
+        // Both artifacts decide every 60 s; their goodput model prices spanning nodes itself (no extra slowdown).
+        s.options.roundS = 60;
+        s.options.crossNodeSlowdown = 1.0;
+        if (a.format == "sia") {
+            s.options.restartModel = "sia";
+        } else {
+            // Pollux's simulator.py Job.reallocate: 30 s on every placement, the first included.
+            s.options.restartPenaltyS = 30;
+            s.options.loadTimeS = 30;
+        }
+    }
     if (!a.throughputs.empty())
         s.options.throughputs = relativeTo(a.throughputs, a.output);
     io::saveScenario(s, a.output);
@@ -187,7 +257,8 @@ void runImport(const ImportArgs& a)
                    {"offered_load", load.factor ? nlohmann::json(*load.factor) : nlohmann::json(nullptr)},
                    {"demand_gpu_hours", load.demandGpuS / 3600.0},
                    {"arrival_span_h", load.arrivalSpanS / 3600.0},
-                   {"jobs_without_duration", load.jobsWithoutDuration}});
+                   {"jobs_without_duration", load.jobsWithoutDuration},
+                   {"goodput_profiles", profiles}});
         warnIfLowLoad(load, s);
         return;
     }
@@ -197,6 +268,8 @@ void runImport(const ImportArgs& a)
         std::cout << fmt::format(" (skipped {}: {})", read.skipped, read.skippedWhy);
     std::cout << fmt::format("\ncluster: {} ({} GPUs on {} nodes)\n", s.cluster.summary(), s.cluster.totalGpus(),
                              s.cluster.nodes().size());
+    if (!goodputNote.empty())
+        std::cout << goodputNote << "\n";
     if (load.factor)
         std::cout << fmt::format(
             "offered load: {:.3f} of the cluster ({:.0f} GPU-hours asked over {:.1f} h of "
@@ -215,7 +288,7 @@ void registerImportCommand(CLI::App& app)
     cmd->add_option("--format", a->format, "Trace format")->required()->check(CLI::IsMember(workload::traceFormats()));
     cmd->add_option("file", a->file,
                     "Trace file: Gavel .trace, openb pod list, PAI task table, Helios cluster_log.csv, Philly "
-                    "philly.csv or cluster_job_log JSON")
+                    "philly.csv or cluster_job_log JSON, Pollux/Sia workload CSV")
         ->required();
     cmd->add_option("-o,--output", a->output, "Scenario file to write")->required();
     cmd->add_option("--cluster", a->cluster,
@@ -229,6 +302,9 @@ void registerImportCommand(CLI::App& app)
     cmd->add_flag("--gavel-compat", a->gavelCompat, "Set the scenario's gavel_compat option (Gavel's semantics)");
     cmd->add_option("--reference-gpu", a->referenceGpu,
                     "GPU type the trace's durations were measured on (default v100-16gb)");
+    cmd->add_option("--profiles", a->profiles,
+                    "sia/pollux: goodput profile directory, one folder per application (default: sia/profiles "
+                    "found from FILE's place in the shared data)");
     cmd->add_option("--limit", a->limit, "Import only the first N jobs (earliest arrivals; Gavel: first rows)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--policy", a->policies, "Policy to list in the scenario (repeatable)");
@@ -239,6 +315,8 @@ void registerImportCommand(CLI::App& app)
             throw Error("--throughputs applies to --format gavel only");
         if (!a->paiJobs.empty() && a->format != "pai")
             throw Error("--pai-jobs applies to --format pai only");
+        if (!a->profiles.empty() && a->format != "sia" && a->format != "pollux")
+            throw Error("--profiles applies to --format sia and pollux only");
         if (!a->nodes.empty() && a->format != "openb" && a->format != "pai")
             throw Error("--nodes applies to --format openb and pai only");
         runImport(*a);

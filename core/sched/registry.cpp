@@ -153,6 +153,14 @@ const std::vector<PolicyInfo>& registeredPolicies()
               "Earliest deadline first; drops a waiting job that cannot meet its deadline (estimated run time), "
               "non-preemptive",
               {.oracle = true}, makeEdf, edfParams()),
+        entry("sia",
+              "Sia: an ILP every 60 s over (job, GPU type, GPU count) valued by goodput, fairness exponent p, "
+              "restart factor; batch-size tuning",
+              {.preemptive = true}, makeSia, siaParams()),
+        entry("optimus",
+              "Optimus as Pollux's simulator runs it: every 60 s, GPUs one at a time to the job whose remaining time "
+              "falls most",
+              {.preemptive = true, .oracle = true}, makeOptimus, optimusParams()),
     };
     return policies;
 }
