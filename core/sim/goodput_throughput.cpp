@@ -51,7 +51,10 @@ double GoodputThroughput::rate(const workload::Job& job, const hardware::GpuType
     const std::string suffix = suffixOf(gpu);
     if (suffix.empty() || !m.hasType(suffix) || count <= 0)
         return 0;
-    return m.goodput(suffix, 1, count, defaultBatch(job), 0.0);
+    // The static table (ideal run time, the rigid baselines' choice of type) takes the best efficiency over the
+    // run: the true rate never exceeds it, so the ideal run time stays a lower bound of any run's.
+    const workload::BatchConfig c = m.configFor(suffix, count, defaultBatch(job));
+    return m.throughputSamplesS(suffix, 1, count, defaultBatch(job)) * m.maxEfficiency(c.batch);
 }
 
 double GoodputThroughput::planRate(const workload::Job& job, const Composition& allocation, const Plan& plan,

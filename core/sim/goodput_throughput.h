@@ -35,6 +35,7 @@ public:
 
     double work(const workload::Job& job) const override { return goodputModel(job).workSamples(); }
     int demand(const workload::Job& job) const override { return job.gpus; }
+    /** Goodput on `count` GPUs of one node at the job's batch with the best efficiency of the run (a bound). */
     double rate(const workload::Job& job, const hardware::GpuType& gpu, int count) const override;
     double planRate(const workload::Job& job, const Composition& allocation, const Plan& plan,
                     double progress) const override;

@@ -304,6 +304,17 @@ double GoodputModel::efficiencyAt(int batch, double progress) const
     return statisticalEfficiency(sqr, var, batch, m_initBatch);
 }
 
+double GoodputModel::maxEfficiency(int batch) const
+{
+    double best = 0;
+    for (int e = 0; e < m_maxEpochs; ++e) {
+        double sqr = 0, var = 0;
+        gradStats(batch, e, sqr, var);
+        best = std::max(best, statisticalEfficiency(sqr, var, batch, m_initBatch));
+    }
+    return best;
+}
+
 double GoodputModel::goodput(const std::string& suffix, int nodes, int replicas, int batch, double progress) const
 {
     const BatchConfig c = configFor(suffix, replicas, batch);

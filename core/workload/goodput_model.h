@@ -92,6 +92,8 @@ public:
     double throughputSamplesS(const std::string& suffix, int nodes, int replicas, int batch) const;
     /** Statistical efficiency of `batch` at a fraction `progress` of the work. */
     double efficiencyAt(int batch, double progress) const;
+    /** The largest efficiency of `batch` over the epochs of the run (an upper bound at any progress). */
+    double maxEfficiency(int batch) const;
     /** Samples of progress per second: throughput x efficiency at the batch actually run. */
     double goodput(const std::string& suffix, int nodes, int replicas, int batch, double progress) const;
     /** The goodput-maximising global batch on (nodes, replicas) at `progress`, over 50 geometrically spaced

@@ -1,5 +1,6 @@
 #include "test_support.h"
 
+#include "hardware/gpu_catalog.h"
 #include "io/error.h"
 #include "sim/goodput_throughput.h"
 #include "util/text.h"
@@ -50,13 +51,16 @@ private slots:
         }
         QVERIFY(std::is_sorted(p.jobs.begin(), p.jobs.end(),
                                [](const Job& a, const Job& b) { return a.arrivalS < b.arrivalS; }));
-        const TraceRead s = readTrace("sia", saturn, {.limit = 10});
+        TraceOptions ten;
+        ten.limit = 10;
+        const TraceRead s = readTrace("sia", saturn, ten);
         QCOMPARE(s.rows, 160);
         QCOMPARE(s.jobs.size(), std::size_t(10));
         bool fractional = false;
-        for (const auto& j : s.jobs)
+        const std::string newtrace = test::sharedDataPath("sia/workloads/newtrace/workload-1.csv");
+        for (const auto& j : readTrace("sia", newtrace).jobs)
             fractional = fractional || j.arrivalS != std::floor(j.arrivalS);
-        QVERIFY(fractional); // Sia's Saturn times carry fractions
+        QVERIFY(fractional); // Sia's newTrace times carry fractions (Saturn's are written "401.0")
     }
 
     void workloadErrorsNameFileLineField()
@@ -145,7 +149,7 @@ private slots:
             std::ofstream(dir / "placements-rtx.csv") << text;
         }
         QCOMPARE(errorOf([&] { readGoodputProfile(dir.string()); }),
-                 std::string("cifar10/placements-rtx.csv:3: step_time: expected a number, got \"abc\""));
+                 std::string("cifar10/placements-rtx.csv:3: step_time: expected a positive number, got \"abc\""));
         for (const auto& e : fs::directory_iterator(dir))
             if (e.path().filename().string().rfind("validation", 0) == 0 || e.path().filename() == "placements-rtx.csv")
                 fs::remove(e.path());
@@ -166,7 +170,11 @@ private slots:
                 const PerfFit f = fitPerfParams(g.rows.at(suffix));
                 qInfo("%s/%s: %d rows, rmsle %.3f, mean |rel| %.3f, max |rel| %.3f, gamma %.2f", app, suffix, f.rows,
                       f.rmsle, f.meanAbsRelError, f.maxAbsRelError, f.params.gamma);
-                QVERIFY2(f.meanAbsRelError < kMeanRelBound, app);
+                // yolov3 on A100 measures non-monotone times (local batch 23: 0.56 s, 32: 0.39 s on one GPU), which
+                // no model linear in the batch follows (docs/models/goodput.md, "Fitting").
+                const bool irregular = std::string(app) == "yolov3" && std::string(suffix) == "dgx-ext";
+                QVERIFY2(f.meanAbsRelError < (irregular ? 0.35 : kMeanRelBound), app);
+                QVERIFY2(f.rmsle < (irregular ? 0.40 : 0.16), app);
                 QVERIFY(f.params.alphaC > 0 && f.params.betaC > 0 && f.params.gamma >= 1 && f.params.gamma <= 10);
             }
         }
@@ -224,9 +232,9 @@ private slots:
                         QVERIFY(b >= m.initBatch() && b <= m.maxBatch());
                         QVERIFY(m.goodput(suffix, nodes, r, b, p) > 0);
                         QVERIFY(m.goodput(suffix, nodes, r, m.initBatch(), p) > 0);
-                        // The best batch is at least as good as the initial one.
-                        QVERIFY(m.goodput(suffix, nodes, r, b, p) >=
-                                0.999 * m.goodput(suffix, nodes, r, m.initBatch(), p));
+                        // The best batch is at least as good as the smallest one it may take there.
+                        const int lo = std::min(m.maxBatch(), std::max(m.initBatch(), m.minLocalBsz(suffix) * r));
+                        QVERIFY(m.goodput(suffix, nodes, r, b, p) >= 0.999 * m.goodput(suffix, nodes, r, lo, p));
                     }
         }
         // cifar10: the gradient noise grows as training goes on, so a large batch gets more efficient late.
@@ -279,7 +287,7 @@ private slots:
     }
 
 private:
-    static constexpr double kMeanRelBound = 0.25;
+    static constexpr double kMeanRelBound = 0.11;
 };
 
 QTEST_GUILESS_MAIN(TestGoodput)

@@ -20,7 +20,9 @@ namespace {
 io::Scenario goodputScenario(const std::string& workload, int jobs, const std::string& clusterJson)
 {
     const auto read = workload::readPolluxWorkload(workload, jobs);
-    nlohmann::json doc = {{"name", "t"},
+    nlohmann::json doc = {{"format", "orrery-scenario"},
+                          {"version", 1},
+                          {"name", "t"},
                           {"cluster", nlohmann::json::parse(clusterJson)},
                           {"workload", {{"jobs", nlohmann::json::array()}}},
                           {"options",
