@@ -104,12 +104,16 @@ std::string goodputProfilesDir(const ImportArgs& a)
 {
     if (!a.profiles.empty())
         return a.profiles;
-    const fs::path dir = fs::path(a.file).parent_path();
-    for (const fs::path& c : {dir / ".." / ".." / "profiles", dir / ".." / ".." / "sia" / "profiles",
-                              dir / ".." / "profiles", dir / ".." / "sia" / "profiles"}) {
-        std::error_code ec;
-        if (fs::is_directory(c, ec))
-            return fs::weakly_canonical(c, ec).string();
+    // Up the file's folders: sia/workloads/<set>/x.csv, sia/workloads/scale/<set>/x.csv, pollux/workloads/x.csv.
+    fs::path dir = fs::absolute(fs::path(a.file)).parent_path();
+    for (int up = 0; up < 4 && !dir.empty(); ++up, dir = dir.parent_path()) {
+        for (const fs::path& c : {dir / "profiles", dir / "sia" / "profiles"}) {
+            std::error_code ec;
+            if (fs::is_directory(c, ec))
+                return fs::weakly_canonical(c, ec).string();
+        }
+        if (dir == dir.root_path())
+            break;
     }
     throw Error(
         fmt::format("{} needs goodput profiles: no sia/profiles found near {}; give --profiles DIR", a.format, a.file));

@@ -49,7 +49,8 @@ public:
         const auto& view = decision.view();
         const double now = view.nowS();
         const double tick = std::round(now / m_intervalS) * m_intervalS;
-        if (std::abs(now - tick) > 1e-6) {
+        // Under gavel_compat the engine's rounds are the schedule (it ignores wake-ups): decide at each of them.
+        if (!view.options().gavelCompat && std::abs(now - tick) > 1e-6) {
             decision.wakeAt(std::ceil(now / m_intervalS) * m_intervalS);
             return;
         }

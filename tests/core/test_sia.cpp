@@ -151,6 +151,27 @@ private slots:
         QCOMPARE(r.chosen, (std::vector<int>{1}));
     }
 
+    void goodputJobsRoundTrip()
+    {
+        // A goodput job's fields and the profiles option survive writing and reading the scenario.
+        const std::string w = test::sharedDataPath("sia/workloads/saturn/workload-1.csv");
+        if (w.empty())
+            QSKIP("shared data not present");
+        const io::Scenario s = goodputScenario(w, 5, kSiaCluster);
+        QCOMPARE(s.workload.jobs.at(0).application, std::string("cifar10"));
+        QCOMPARE(s.workload.jobs.at(0).batchSize, 4096);
+        const io::Scenario back = io::parseScenario(io::scenarioToJson(s), "back.json");
+        QCOMPARE(back.workload.jobs, s.workload.jobs);
+        QCOMPARE(back.options.goodputProfiles, s.options.goodputProfiles);
+        QCOMPARE(io::scenarioToJsonText(back, 2), io::scenarioToJson(back).dump(2));
+        // iterations and duration_s are not a goodput job's.
+        nlohmann::json bad = io::scenarioToJson(s);
+        bad["workload"]["jobs"][0]["iterations"] = 5;
+        QCOMPARE(test::errorOf([&] { io::parseScenario(bad, "b.json"); }),
+                 std::string("b.json: workload.jobs[0].iterations: a goodput job's work comes from its profiles: it "
+                             "takes no \"iterations\""));
+    }
+
     void policyRunsSiaWorkload()
     {
         const std::string w = test::sharedDataPath("sia/workloads/saturn/workload-1.csv");
