@@ -128,7 +128,7 @@ private slots:
         bad["options"]["restart_model"] = "chronos";
         QCOMPARE(
             errorOf([&] { io::parseScenario(bad, "b.json"); }),
-            std::string("b.json: options.restart_model: expected one of constant, chronus, unisched, by_model, got "
+            std::string("b.json: options.restart_model: expected one of constant, chronus, unisched, by_model, sia, got "
                         "\"chronos\" (did you mean \"chronus\"?)"));
         bad = doc;
         bad["options"]["restart_s_by_model"] = {{"gpt2-1.6b", 1}};
