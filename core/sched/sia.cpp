@@ -38,6 +38,7 @@ public:
         m_ilp.p = params.number("p");
         m_ilp.lambdaN = params.number("lambda_n");
         m_ilp.clip = params.number("goodput_clip");
+        m_ilp.gap = params.number("solver_gap");
         if (m_ilp.p == 0)
             throw Error("policy sia parameter p: the fairness exponent cannot be 0 (sia.py asserts p != 0)");
     }
@@ -67,7 +68,7 @@ public:
         for (int t = 0; t < view.typeCount(); ++t)
             capacity[static_cast<std::size_t>(t)] = view.totalGpus(t);
         const SiaIlpResult r = solveSiaIlp(jobs, capacity, m_ilp);
-        if (r.chosen.size() != jobs.size() || (r.status != opt::Status::Optimal && r.status != opt::Status::NodeLimit))
+        if (!r.solved)
             throw Error(fmt::format("policy \"{}\" at t={:.1f}s: the ILP failed ({})", view.policyName(), now,
                                     opt::toString(r.status)));
         decision.record("sia_objective", r.objective);
@@ -236,6 +237,16 @@ std::vector<ParamSpec> siaParams()
          16,
          false,
          "cap on a configuration's powered goodput (sia_goodput_clip_val)"},
+        {"solver_gap",
+         ParamType::Number,
+         "0.0001",
+         0,
+         1,
+         {},
+         1,
+         16,
+         false,
+         "relative optimality gap at which the ILP stops (sia_solver_thresh; 0: prove optimality)"},
         {"interval_s",
          ParamType::Number,
          "60",

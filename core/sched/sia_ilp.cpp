@@ -47,14 +47,23 @@ SiaIlpResult solveSiaIlp(const std::vector<SiaJob>& jobs, const std::vector<int>
     const double constant = options.lambdaN * static_cast<double>(jobs.size());
     if (m.columns() == 0) {
         out.status = opt::Status::Optimal;
+        out.solved = true;
         out.objective = constant;
         return out;
     }
-    const opt::MilpResult r = opt::solveMilp(m);
+    opt::Limits limits;
+    limits.relativeGap = options.gap;
+    // The weights are rounded to hundredths (sia.py's np.round(..., 2)); with lambda_n in hundredths too every
+    // objective value lies on a 0.01 grid, so a solution within 0.005 of the bound is optimal. Telling CBC so
+    // spares it proving optimality among the many ties the rounding makes (rounds of a minute without it).
+    if (std::abs(options.lambdaN * 100 - std::round(options.lambdaN * 100)) < 1e-9)
+        limits.absoluteGap = 0.005;
+    const opt::MilpResult r = opt::solveMilp(m, limits);
     out.status = r.status;
     out.nodes = r.nodes;
     if (r.values.empty())
         return out;
+    out.solved = true;
     out.objective = r.objective + constant;
     for (std::size_t j = 0; j < jobs.size(); ++j)
         for (std::size_t c = 0; c < column[j].size(); ++c)

@@ -33,11 +33,13 @@ struct SiaIlpOptions
     double p = -0.5;      ///< fairness exponent (sia_default_p_val)
     double lambdaN = 1.1; ///< penalty per job left without GPUs (sia_default_lambda_n)
     double clip = 3000.0; ///< cap on A (sia_goodput_clip_val)
+    double gap = 1e-4;    ///< relative optimality gap at which CBC stops (sia_solver_thresh; 0: prove optimality)
 };
 
 struct SiaIlpResult
 {
     opt::Status status = opt::Status::Failed;
+    bool solved = false;     ///< a solution was found (optimal, or within the gap or a limit)
     std::vector<int> chosen; ///< per job: configuration index, -1 none
     double objective = 0;    ///< including the constant lambdaN x jobs
     int nodes = 0;           ///< branch-and-bound nodes
