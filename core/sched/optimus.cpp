@@ -121,14 +121,15 @@ public:
     }
 
 private:
-    // The smallest count the job accepts (1 for elastic jobs; a rigid job's demand).
+    // The smallest count the job accepts and runs on somewhere (1 for elastic goodput jobs; a rigid job's demand; a
+    // serverless job's smallest plan that fits a type's memory); its demand when no single type runs any count.
     static int firstCount(const sim::View& view, int j)
     {
         const auto& s = view.job(j);
         for (int c = std::max(1, s.minGpus); c <= std::min(s.maxGpus, view.workload().cluster().totalGpus()); ++c)
-            if (view.accepts(j, c))
+            if (view.accepts(j, c) && rateAt(view, j, c) > 0)
                 return c;
-        return 0;
+        return s.demand;
     }
 
     // Rate on `count` GPUs of the job's fastest type for that count, packed on whole nodes (the engine's

@@ -39,6 +39,7 @@ public:
         m_ilp.lambdaN = params.number("lambda_n");
         m_ilp.clip = params.number("goodput_clip");
         m_ilp.gap = params.number("solver_gap");
+        m_ilp.maxNodes = static_cast<int>(params.integer("max_nodes"));
         if (m_ilp.p == 0)
             throw Error("policy sia parameter p: the fairness exponent cannot be 0 (sia.py asserts p != 0)");
     }
@@ -247,6 +248,17 @@ std::vector<ParamSpec> siaParams()
          16,
          false,
          "relative optimality gap at which the ILP stops (sia_solver_thresh; 0: prove optimality)"},
+        {"max_nodes",
+         ParamType::Integer,
+         "20000",
+         1,
+         1e9,
+         {},
+         1,
+         16,
+         false,
+         "branch-and-bound nodes per round; past them the best assignment found (a count, so runs stay "
+         "deterministic)"},
         {"interval_s",
          ParamType::Number,
          "60",

@@ -53,6 +53,7 @@ SiaIlpResult solveSiaIlp(const std::vector<SiaJob>& jobs, const std::vector<int>
     }
     opt::Limits limits;
     limits.relativeGap = options.gap;
+    limits.maxNodes = options.maxNodes;
     // The weights are rounded to hundredths (sia.py's np.round(..., 2)); with lambda_n in hundredths too every
     // objective value lies on a 0.01 grid, so a solution within 0.005 of the bound is optimal. Telling CBC so
     // spares it proving optimality among the many ties the rounding makes (rounds of a minute without it).
@@ -61,8 +62,21 @@ SiaIlpResult solveSiaIlp(const std::vector<SiaJob>& jobs, const std::vector<int>
     const opt::MilpResult r = opt::solveMilp(m, limits);
     out.status = r.status;
     out.nodes = r.nodes;
-    if (r.values.empty())
+    if (r.values.empty()) {
+        if (r.status != opt::Status::NodeLimit)
+            return out;
+        // The node limit came before any solution: every job keeps its current configuration, which fits (the
+        // GPUs it holds are its type's).
+        out.solved = true;
+        double objective = constant;
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+            out.chosen[j] = jobs[j].current;
+            if (jobs[j].current >= 0)
+                objective += siaWeight(jobs[j], jobs[j].current, options) - options.lambdaN;
+        }
+        out.objective = objective;
         return out;
+    }
     out.solved = true;
     out.objective = r.objective + constant;
     for (std::size_t j = 0; j < jobs.size(); ++j)

@@ -30,10 +30,11 @@ struct SiaJob
 
 struct SiaIlpOptions
 {
-    double p = -0.5;      ///< fairness exponent (sia_default_p_val)
-    double lambdaN = 1.1; ///< penalty per job left without GPUs (sia_default_lambda_n)
-    double clip = 3000.0; ///< cap on A (sia_goodput_clip_val)
-    double gap = 1e-4;    ///< relative optimality gap at which CBC stops (sia_solver_thresh; 0: prove optimality)
+    double p = -0.5;          ///< fairness exponent (sia_default_p_val)
+    double lambdaN = 1.1;     ///< penalty per job left without GPUs (sia_default_lambda_n)
+    double clip = 3000.0;     ///< cap on A (sia_goodput_clip_val)
+    double gap = 1e-4;        ///< relative optimality gap at which CBC stops (sia_solver_thresh; 0: prove optimality)
+    int maxNodes = 1'000'000; ///< branch-and-bound nodes; past them the best solution found (else the current one)
 };
 
 struct SiaIlpResult
