@@ -250,7 +250,7 @@ std::vector<ParamSpec> siaParams()
          "relative optimality gap at which the ILP stops (sia_solver_thresh; 0: prove optimality)"},
         {"max_nodes",
          ParamType::Integer,
-         "20000",
+         "500",
          1,
          1e9,
          {},
