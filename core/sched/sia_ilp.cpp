@@ -45,6 +45,40 @@ SiaIlpResult solveSiaIlp(const std::vector<SiaJob>& jobs, const std::vector<int>
         if (!typeColumns[t].empty())
             m.addRow(typeColumns[t], typeGpus[t], 0, capacity[t]);
     const double constant = options.lambdaN * static_cast<double>(jobs.size());
+    // The objective is a sum over jobs and only the capacity rows couple them: when every job's own best choice
+    // (its best configuration if that beats none, else none) fits every type, it is the optimum, without CBC.
+    // This is the common round (GPUs for everyone) and the one where ties made branch and bound slowest.
+    {
+        const bool minimise = options.p < 0;
+        std::vector<int> best(jobs.size(), -1);
+        std::vector<long long> used(capacity.size(), 0);
+        double objective = constant;
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+            double bestCoef = 0;
+            for (int c = 0; c < static_cast<int>(jobs[j].configs.size()); ++c) {
+                const double coef = siaWeight(jobs[j], c, options) - options.lambdaN;
+                if (minimise ? coef < bestCoef : coef > bestCoef) {
+                    bestCoef = coef;
+                    best[j] = c;
+                }
+            }
+            if (best[j] >= 0) {
+                const auto& cfg = jobs[j].configs[static_cast<std::size_t>(best[j])];
+                used[static_cast<std::size_t>(cfg.type)] += cfg.gpus;
+                objective += bestCoef;
+            }
+        }
+        bool fits = true;
+        for (std::size_t t = 0; t < capacity.size(); ++t)
+            fits = fits && used[t] <= capacity[t];
+        if (fits) {
+            out.status = opt::Status::Optimal;
+            out.solved = true;
+            out.chosen = best;
+            out.objective = objective;
+            return out;
+        }
+    }
     if (m.columns() == 0) {
         out.status = opt::Status::Optimal;
         out.solved = true;
