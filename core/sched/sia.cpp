@@ -190,7 +190,9 @@ private:
         const double lo = *std::min_element(raw.begin(), raw.end());
         for (auto& c : job.configs)
             c.value = c.value / lo * (rigid ? sj.demand : 1);
-        if (m_restartFactor) {
+        // Only a job that holds GPUs has something to lose by moving (sia.py scales a job's row only when it has a
+        // previous allocation): a waiting job is valued as it is.
+        if (m_restartFactor && job.current >= 0) {
             const double age = view.nowS() - sj.arrivalS;
             const double pen = restartPenaltyS(wj);
             job.restartFactor = age < pen ? 1.0 : std::max(age - view.restarts(j) * pen, 0.0) / (age + pen);
