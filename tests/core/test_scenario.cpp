@@ -106,7 +106,8 @@ std::vector<BadCase> badCases()
          "bad.json: workload.jobs[1]: a fixed-request job needs exactly one of \"duration_s\" (measured run time), "
          "\"job_type\" with \"iterations\" (throughput-table job) or \"application\" (goodput job)"},
         {"serverless field on fixed job", [](json& j) { j["workload"]["jobs"][1]["batch"] = 4; },
-         "bad.json: workload.jobs[1].batch: only serverless jobs (with \"model\") and goodput jobs (with \"application\") "
+         "bad.json: workload.jobs[1].batch: only serverless jobs (with \"model\") and goodput jobs (with "
+         "\"application\") "
          "take this field"},
         {"autocast on fixed job", [](json& j) { j["workload"]["jobs"][1]["autocast"] = true; },
          "bad.json: workload.jobs[1].autocast: only serverless jobs (with \"model\") take this field"},

@@ -126,10 +126,10 @@ private slots:
 
         auto bad = doc;
         bad["options"]["restart_model"] = "chronos";
-        QCOMPARE(
-            errorOf([&] { io::parseScenario(bad, "b.json"); }),
-            std::string("b.json: options.restart_model: expected one of constant, chronus, unisched, by_model, sia, got "
-                        "\"chronos\" (did you mean \"chronus\"?)"));
+        QCOMPARE(errorOf([&] { io::parseScenario(bad, "b.json"); }),
+                 std::string(
+                     "b.json: options.restart_model: expected one of constant, chronus, unisched, by_model, sia, got "
+                     "\"chronos\" (did you mean \"chronus\"?)"));
         bad = doc;
         bad["options"]["restart_s_by_model"] = {{"gpt2-1.6b", 1}};
         QVERIFY(errorOf([&] {
