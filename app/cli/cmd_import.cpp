@@ -1,4 +1,4 @@
-// orrery-cli import: a job trace (Gavel, Alibaba openb/PAI, Helios, Philly) into a scenario file.
+// orrery-cli import: a job trace (Gavel, Alibaba openb/PAI, Helios, Philly, Pollux/Sia) into a scenario file.
 #include "cli.h"
 
 #include "io/error.h"
@@ -27,6 +27,7 @@ struct ImportArgs
     std::string paiJobs; // PAI job table
     std::string throughputs;
     std::string referenceGpu;
+    std::string profiles; // sia/pollux: goodput profile directory
     std::string name;
     std::vector<std::string> policies;
     int limit = 0;
@@ -48,6 +49,7 @@ void runImport(const ImportArgs& a)
     r.scenarioPath = a.output;
     r.limit = a.limit;
     r.gavelCompat = a.gavelCompat;
+    r.profiles = a.profiles;
     io::TraceImport imported = io::importTrace(r);
     io::Scenario& s = imported.scenario;
     for (const auto& p : a.policies)
@@ -69,10 +71,13 @@ void runImport(const ImportArgs& a)
                    {"offered_load", load.factor ? nlohmann::json(*load.factor) : nlohmann::json(nullptr)},
                    {"demand_gpu_hours", load.demandGpuS / 3600.0},
                    {"arrival_span_h", load.arrivalSpanS / 3600.0},
-                   {"jobs_without_duration", load.jobsWithoutDuration}});
+                   {"jobs_without_duration", load.jobsWithoutDuration},
+                   {"goodput_profiles", imported.goodputProfiles}});
         if (warning)
-            std::cerr << "warning: " << *warning << " (--cluster, --limit)\n";
-        return;
+            std::cerr << "warning: " << *warning
+                      << " (--cluster, --limit)
+                         ";
+                return;
     }
     std::cout << fmt::format("{}: {} jobs from {} rows of {}", a.output, s.workload.jobs.size(), imported.rows,
                              util::baseName(a.file));
@@ -80,6 +85,8 @@ void runImport(const ImportArgs& a)
         std::cout << fmt::format(" (skipped {}: {})", imported.skipped, imported.skippedWhy);
     std::cout << fmt::format("\ncluster: {} ({} GPUs on {} nodes)\n", s.cluster.summary(), s.cluster.totalGpus(),
                              s.cluster.nodes().size());
+    if (!imported.goodputNote.empty())
+        std::cout << imported.goodputNote << "\n";
     if (load.factor)
         std::cout << fmt::format(
             "offered load: {:.3f} of the cluster ({:.0f} GPU-hours asked over {:.1f} h of "
@@ -99,7 +106,7 @@ void registerImportCommand(CLI::App& app)
     cmd->add_option("--format", a->format, "Trace format")->required()->check(CLI::IsMember(workload::traceFormats()));
     cmd->add_option("file", a->file,
                     "Trace file: Gavel .trace, openb pod list, PAI task table, Helios cluster_log.csv, Philly "
-                    "philly.csv or cluster_job_log JSON")
+                    "philly.csv or cluster_job_log JSON, Pollux/Sia workload CSV")
         ->required();
     cmd->add_option("-o,--output", a->output, "Scenario file to write")->required();
     cmd->add_option("--cluster", a->cluster,
@@ -113,6 +120,9 @@ void registerImportCommand(CLI::App& app)
     cmd->add_flag("--gavel-compat", a->gavelCompat, "Set the scenario's gavel_compat option (Gavel's semantics)");
     cmd->add_option("--reference-gpu", a->referenceGpu,
                     "GPU type the trace's durations were measured on (default v100-16gb)");
+    cmd->add_option("--profiles", a->profiles,
+                    "sia/pollux: goodput profile directory, one folder per application (default: sia/profiles "
+                    "found from FILE's place in the shared data)");
     cmd->add_option("--limit", a->limit, "Import only the first N jobs (earliest arrivals; Gavel: first rows)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--policy", a->policies, "Policy to list in the scenario (repeatable)");
@@ -123,6 +133,8 @@ void registerImportCommand(CLI::App& app)
             throw Error("--throughputs applies to --format gavel only");
         if (!a->paiJobs.empty() && a->format != "pai")
             throw Error("--pai-jobs applies to --format pai only");
+        if (!a->profiles.empty() && a->format != "sia" && a->format != "pollux")
+            throw Error("--profiles applies to --format sia and pollux only");
         if (!a->nodes.empty() && a->format != "openb" && a->format != "pai")
             throw Error("--nodes applies to --format openb and pai only");
         runImport(*a);

@@ -41,7 +41,8 @@ struct ScenarioOptions
     double crossNodeSlowdown = 0.9;                ///< rate multiplier for a job spread over several nodes
     LocalityOptions locality;                      ///< replaces crossNodeSlowdown unless "uniform"
     bool gavelCompat = false;
-    std::string throughputs;                ///< Gavel-format throughput table (path, relative to the scenario)
+    std::string throughputs;     ///< Gavel-format throughput table (path, relative to the scenario)
+    std::string goodputProfiles; ///< goodput jobs' profile directory (sia/profiles), relative to the scenario
     std::string referenceGpu = "v100-16gb"; ///< where trace durations were measured
     std::string estimateError = "none";     ///< none, uniform, lognormal: what policies' estimates miss by
     double estimateErrorScale = 0;          ///< uniform: half-width (0.2 = +-20%); lognormal: sigma

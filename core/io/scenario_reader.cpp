@@ -225,7 +225,8 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
              "optimizer",      "recompute",    "zero",        "flash_attn", "sequence_parallel",
              "autocast",       "fp32_grads",   "framework",   "pure_half",  "offload_optimizer",
              "virtual_stages", "gpus",         "gpu_type",    "duration_s", "reference_gpu",
-             "job_type",       "scale_factor", "iterations",  "arch",       "fp8"});
+             "job_type",       "scale_factor", "iterations",  "arch",       "fp8",
+             "application"});
 
     const bool serverless = o.has("model");
     const bool fixed = o.has("gpus");
@@ -270,7 +271,8 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         if (c.fp8 && c.precision == Precision::FP32)
             o.fail("fp8", "FP8 training keeps bf16/fp16 outside its GEMMs: needs \"precision\": \"bf16\" or \"fp16\"");
         job.iterations = o.positiveNumber("iterations");
-        for (const char* k : {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor", "arch"})
+        for (const char* k :
+             {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor", "arch", "application"})
             if (o.has(k))
                 o.fail(k, "only fixed-request jobs (with \"gpus\") take this field");
     } else {
@@ -284,10 +286,18 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         }
         const bool hasDuration = o.has("duration_s");
         const bool hasType = o.has("job_type");
-        if (hasDuration == hasType)
-            o.failHere("a fixed-request job needs exactly one of \"duration_s\" (measured run time) or "
-                       "\"job_type\" with \"iterations\" (throughput-table job)");
-        if (hasDuration) {
+        const bool hasApp = o.has("application");
+        if (int(hasDuration) + int(hasType) + int(hasApp) != 1)
+            o.failHere("a fixed-request job needs exactly one of \"duration_s\" (measured run time), "
+                       "\"job_type\" with \"iterations\" (throughput-table job) or \"application\" (goodput job)");
+        if (hasApp) {
+            job.application = o.string("application");
+            if (job.application.empty())
+                o.fail("application", "expected a goodput profile name (cifar10, bert, ...), got an empty string");
+            job.batchSize = static_cast<int>(o.integer("batch", 0, 1, limits::kMaxInt));
+            if (o.has("iterations"))
+                o.fail("iterations", "a goodput job's work comes from its profiles: it takes no \"iterations\"");
+        } else if (hasDuration) {
             job.durationS = o.positiveNumber("duration_s");
             if (o.has("iterations"))
                 o.fail("iterations", "a job with \"duration_s\" takes no \"iterations\"");
@@ -297,9 +307,12 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
             job.iterations = o.positiveNumber("iterations");
         }
         job.arch = o.string("arch", "");
-        for (const char* k : {"batch", "micro_batch", "seq", "precision", "optimizer", "recompute", "zero",
-                              "flash_attn", "sequence_parallel", "autocast", "fp32_grads", "framework", "pure_half",
-                              "offload_optimizer", "virtual_stages", "fp8"})
+        if (!hasApp && o.has("batch"))
+            o.fail("batch", "only serverless jobs (with \"model\") and goodput jobs (with \"application\") take this "
+                            "field");
+        for (const char* k :
+             {"micro_batch", "seq", "precision", "optimizer", "recompute", "zero", "flash_attn", "sequence_parallel",
+              "autocast", "fp32_grads", "framework", "pure_half", "offload_optimizer", "virtual_stages", "fp8"})
             if (o.has(k))
                 o.fail(k, "only serverless jobs (with \"model\") take this field");
     }
@@ -491,6 +504,7 @@ Scenario parse(const json& doc)
         op.gavelCompat = oo.boolean("gavel_compat", false);
         readEstimateError(oo, op);
         op.throughputs = oo.string("throughputs", "");
+        op.goodputProfiles = oo.string("goodput_profiles", "");
         op.referenceGpu = oo.string("reference_gpu", op.referenceGpu);
         if (!catalog.find(op.referenceGpu))
             rethrowAt(oo, "reference_gpu", [&] { return catalog.at(op.referenceGpu).name; });

@@ -84,6 +84,8 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("allowed_gpus", job.allowedGpus);
     if (!job.app.empty())
         member("app", job.app);
+    if (!job.application.empty())
+        member("application", job.application);
     if (!job.arch.empty())
         member("arch", job.arch);
     member("arrival_s", job.arrivalS);
@@ -91,11 +93,13 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("autocast", true);
     if (serverless)
         member("batch", c.globalBatch);
+    else if (!job.application.empty() && job.batchSize > 0)
+        member("batch", job.batchSize);
     if (job.deadlineS)
         member("deadline_s", *job.deadlineS);
     if (!job.deadlines.empty())
         member("deadlines", deadlinesToJson(job.deadlines));
-    if (!serverless && !typed)
+    if (!serverless && !typed && job.application.empty())
         member("duration_s", job.durationS);
     if (serverless && c.flashAttention)
         member("flash_attn", true);
@@ -136,7 +140,7 @@ template <typename Member> void jobMembers(const Job& job, Member&& member)
         member("pure_half", true);
     if (serverless && c.recompute != Recompute::None)
         member("recompute", toString(c.recompute));
-    if (!serverless && !typed && !job.referenceGpu.empty())
+    if (!serverless && !typed && job.application.empty() && !job.referenceGpu.empty())
         member("reference_gpu", job.referenceGpu);
     if (job.reward != 1.0)
         member("reward", job.reward);
@@ -280,6 +284,8 @@ json scenarioOptionsToJson(const ScenarioOptions& o)
                 {"reference_gpu", o.referenceGpu}};
     if (!o.throughputs.empty())
         opt["throughputs"] = o.throughputs;
+    if (!o.goodputProfiles.empty())
+        opt["goodput_profiles"] = o.goodputProfiles;
     // Written only when set, so a scenario without them keeps its text, and its content hash in run stores.
     if (o.restartModel != "constant")
         opt["restart_model"] = o.restartModel;

@@ -3,6 +3,7 @@
 #include "hardware/cluster_spec.h"
 #include "io/error.h"
 #include "io/workload_loader.h"
+#include "sim/goodput_throughput.h"
 #include "util/text.h"
 #include "workload/gavel_throughput_table.h"
 #include "workload/gavel_trace.h"
@@ -11,9 +12,11 @@
 #include "workload/trace_reader.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <memory>
+#include <set>
 
 namespace orrery::io {
 
@@ -52,7 +55,49 @@ std::string defaultClusterSpec(const std::string& format, const std::string& ref
         return referenceGpu + ":2816/8"; // 352 Philly VC nodes x 8 GPUs (Helios' QSSF setting)
     if (format == "helios")
         return referenceGpu + ":1024/8"; // a Venus/Earth-sized cluster (1,022 / 997 GPUs)
+    // Sia's heterogeneous simulator configuration (sia-simulator/simulator_config.py:8-10: 6 aws nodes of 4 T4,
+    // 3 rtx nodes of 8 RTX 2080 Ti, 2 dgx-ext nodes of 8 A100); Pollux's 16 nodes x 4 GPUs (simulator.py
+    // --min-nodes 16 --num-gpus 4, on g4dn.12xlarge: T4).
+    if (format == "sia")
+        return "t4:24/4,rtx2080ti:24/8,a100-40gb-sxm:16/8";
+    if (format == "pollux")
+        return "t4:64/4";
     return {};
+}
+
+// The goodput profiles of a Pollux/Sia workload: the request's, else sia/profiles found from the file's place in
+// the shared data layout (sia/workloads/<set>/x.csv, sia/workloads/scale/<set>/x.csv, pollux/workloads/x.csv).
+std::string goodputProfilesDir(const TraceImportRequest& a)
+{
+    if (!a.profiles.empty())
+        return a.profiles;
+    fs::path dir = fs::absolute(fs::path(a.file)).parent_path();
+    for (int up = 0; up < 4 && !dir.empty(); ++up, dir = dir.parent_path()) {
+        for (const fs::path& c : {dir / "profiles", dir / "sia" / "profiles"}) {
+            std::error_code ec;
+            if (fs::is_directory(c, ec))
+                return fs::weakly_canonical(c, ec).string();
+        }
+        if (dir == dir.root_path())
+            break;
+    }
+    throw Error(
+        fmt::format("{} needs goodput profiles: no sia/profiles found near {}; give --profiles DIR", a.format, a.file));
+}
+
+// Goodput jobs are elastic: from 1 GPU to what the batch allows (Pollux's simulator.py get_pollux_job_info:
+// at most 64 replicas and max_batch_size // min_local_bsz), never below the tuned request.
+void setGoodputRanges(std::vector<workload::Job>& jobs, const sim::GoodputThroughput& source)
+{
+    for (auto& j : jobs) {
+        const workload::GoodputModel& m = source.goodputModel(j);
+        int minLocal = 0;
+        for (const auto& suffix : m.suffixes())
+            minLocal = minLocal == 0 ? m.minLocalBsz(suffix) : std::min(minLocal, m.minLocalBsz(suffix));
+        const int byBatch = m.maxBatch() / std::max(1, minLocal);
+        j.minGpus = 1;
+        j.maxGpus = std::max(j.gpus, std::max(1, std::min(64, byBatch)));
+    }
 }
 
 } // namespace
@@ -62,6 +107,8 @@ int defaultGpusPerNode(const std::string& format, bool gavelCompat)
     // Gavel's simulator gives every GPU its own server (--num_gpus_per_server 1:1:1).
     if (format == "gavel")
         return gavelCompat ? 1 : 4;
+    if (format == "pollux")
+        return 4;
     return 8;
 }
 
@@ -125,6 +172,8 @@ TraceImport importTrace(const TraceImportRequest& a)
                 workload::GavelThroughputTable::fromFile(a.throughputs)));
     if (a.format == "pai")
         o.pairedPath = a.paiJobs;
+    const bool goodput = a.format == "sia" || a.format == "pollux";
+    const std::string profiles = goodput ? goodputProfilesDir(a) : std::string();
     workload::TraceRead read = workload::readTrace(a.format, a.file, o);
     // A scenario needs a workload: one with no jobs would only move the error to `scenario check`.
     if (read.jobs.empty())
@@ -134,6 +183,16 @@ TraceImport importTrace(const TraceImportRequest& a)
                                     ? ""
                                     : " (skipped " + std::to_string(read.skipped) + ": " + read.skippedWhy + ")"));
     assignUniqueIds(read.jobs);
+    if (goodput) {
+        std::set<std::string> apps;
+        for (const auto& j : read.jobs)
+            apps.insert(j.application);
+        // Read and fitted now, so a missing or broken profile is refused here, not at the first simulate.
+        const auto source = sim::GoodputThroughput::load(profiles, apps);
+        setGoodputRanges(read.jobs, *source);
+        out.goodputProfiles = profiles;
+        out.goodputNote = fmt::format("goodput profiles: {} ({})", profiles, fmt::join(apps, ", "));
+    }
 
     s.cluster = hardware::Cluster(groups, hardware::Link{hardware::LinkKind::Ethernet, 25.0 / 8.0, 5.0}, catalog);
     s.name = a.name.empty() ? fmt::format("{} trace {}", a.format, util::baseName(a.file)) : a.name;
@@ -144,6 +203,19 @@ TraceImport importTrace(const TraceImportRequest& a)
                     read.skippedWhy.empty() ? "" : " (skipped: " + read.skippedWhy + ")", out.clusterSource);
     s.workload.jobs = std::move(read.jobs);
     s.options.gavelCompat = a.gavelCompat;
+    if (goodput) {
+        s.options.goodputProfiles = relativeTo(profiles, a.scenarioPath);
+        // Both artifacts decide every 60 s; their goodput model prices spanning nodes itself (no extra slowdown).
+        s.options.roundS = 60;
+        s.options.crossNodeSlowdown = 1.0;
+        if (a.format == "sia") {
+            s.options.restartModel = "sia";
+        } else {
+            // Pollux's simulator.py Job.reallocate: 30 s on every placement, the first included.
+            s.options.restartPenaltyS = 30;
+            s.options.loadTimeS = 30;
+        }
+    }
     if (!a.throughputs.empty())
         s.options.throughputs = relativeTo(a.throughputs, a.scenarioPath);
     out.rows = read.rows;

@@ -19,6 +19,9 @@ struct TraceImportRequest
     std::string throughputs;  ///< Gavel throughput file; gavel only
     std::string referenceGpu; ///< the GPU the trace's durations were measured on; empty: the scenario default
     std::string name;         ///< scenario name; empty: "<format> trace <file>"
+    /** sia/pollux: the goodput profile directory (one folder per application); empty: sia/profiles found near the
+     *  trace in the shared data layout. */
+    std::string profiles;
     /** Where the scenario will be saved (paths inside it are made relative to it); empty: kept absolute. */
     std::string scenarioPath;
     int limit = 0; ///< the first N jobs only (earliest arrivals; Gavel: first rows); 0: all
@@ -32,7 +35,9 @@ struct TraceImport
     int rows = 0;    ///< data rows read
     int skipped = 0; ///< rows that are no GPU job Orrery can run
     std::string skippedWhy;
-    std::string clusterSource; ///< "given v100:64", "default v100-16gb:2816/8", "node list x.csv"
+    std::string clusterSource;   ///< "given v100:64", "default v100-16gb:2816/8", "node list x.csv"
+    std::string goodputProfiles; ///< sia/pollux: the profile directory used; else empty
+    std::string goodputNote;     ///< sia/pollux: "goodput profiles: DIR (apps)"; else empty
     workload::OfferedLoad load;
 };
 

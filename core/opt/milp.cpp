@@ -43,6 +43,10 @@ MilpResult solveMilp(const LinearModel& model, Limits limits)
     cbc.setLogLevel(0);
     cbc.messageHandler()->setLogLevel(0);
     cbc.setMaximumNodes(limits.maxNodes);
+    if (limits.relativeGap > 0)
+        cbc.setAllowableFractionGap(limits.relativeGap);
+    if (limits.absoluteGap > 0)
+        cbc.setAllowableGap(limits.absoluteGap);
     cbc.branchAndBound();
 
     MilpResult out;

@@ -157,6 +157,14 @@ const std::vector<PolicyInfo>& registeredPolicies()
               "Themis: finish-time-fair partial-allocation auctions of GPU leases among apps (CBC), leftover at "
               "random",
               {.preemptive = true, .oracle = true}, makeThemis, themisParams()),
+        entry("sia",
+              "Sia: an ILP every 60 s over (job, GPU type, GPU count) valued by goodput, fairness exponent p, "
+              "restart factor; batch-size tuning",
+              {.preemptive = true}, makeSia, siaParams()),
+        entry("optimus",
+              "Optimus as Pollux's simulator runs it: every 60 s, GPUs one at a time to the job whose remaining time "
+              "falls most",
+              {.preemptive = true, .oracle = true}, makeOptimus, optimusParams()),
     };
     return policies;
 }

@@ -94,5 +94,9 @@ std::unique_ptr<Policy> makeMaxSumThroughputPerf();
 std::unique_ptr<Policy> makeIsolated();
 std::unique_ptr<Policy> makeAllox(const PolicyParams& params);
 std::vector<ParamSpec> alloxParams();
+std::unique_ptr<Policy> makeSia(const PolicyParams& params);
+std::vector<ParamSpec> siaParams();
+std::unique_ptr<Policy> makeOptimus(const PolicyParams& params);
+std::vector<ParamSpec> optimusParams();
 
 } // namespace orrery::sched

@@ -272,8 +272,9 @@ void Engine::commit()
         } else {
             ++rec.restarts;
         }
-        const double pause = SwitchCost(opt).pauseS({first, static_cast<int>(old.size()), static_cast<int>(cur.size()),
-                                                     planChanged && !first, w.jobs()[i].model});
+        const double pause =
+            SwitchCost(opt).pauseS({first, static_cast<int>(old.size()), static_cast<int>(cur.size()),
+                                    planChanged && !first, w.jobs()[i].model, w.jobs()[i].application});
         noteRestartPause(i, first, pause);
         resumeAt[i] = now + pause;
         progressAt[i] = now;

@@ -4,11 +4,13 @@
 #include "io/scenario.h"
 #include "sim/estimator_throughput.h"
 #include "sim/gavel_throughputs.h"
+#include "sim/goodput_throughput.h"
 #include "sim/reference_scaling.h"
 
 #include <fmt/format.h>
 
 #include <optional>
+#include <set>
 
 namespace orrery::sim {
 
@@ -19,9 +21,10 @@ class ScenarioThroughput : public ThroughputSource
 {
 public:
     ScenarioThroughput(std::optional<GavelThroughputs> table, std::string tablePath, ReferenceScaling reference,
-                       std::shared_ptr<const ThroughputSource> estimator)
+                       std::shared_ptr<const ThroughputSource> estimator,
+                       std::shared_ptr<const GoodputThroughput> goodput)
         : m_table(std::move(table)), m_tablePath(std::move(tablePath)), m_reference(std::move(reference)),
-          m_estimator(std::move(estimator))
+          m_estimator(std::move(estimator)), m_goodput(std::move(goodput))
     {}
 
     double work(const workload::Job& job) const override { return pick(job).work(job); }
@@ -41,6 +44,10 @@ public:
         return pick(job).planRate(job, allocation, plan, progress);
     }
     bool progressDependent(const workload::Job& job) const override { return pick(job).progressDependent(job); }
+    Plan bestPlan(const workload::Job& job, const Composition& allocation, double progress) const override
+    {
+        return pick(job).bestPlan(job, allocation, progress);
+    }
     double samplesPerUnit(const workload::Job& job, const Plan& plan) const override
     {
         // A serverless job's work is iterations of its configured global batch (JobRecord::samples); the
@@ -56,6 +63,13 @@ private:
     {
         if (job.kind == workload::JobKind::Serverless)
             return *m_estimator;
+        if (!job.application.empty()) {
+            if (!m_goodput)
+                throw Error("", "options.goodput_profiles",
+                            fmt::format("job \"{}\" has application \"{}\", which needs goodput profiles", job.id,
+                                        job.application));
+            return *m_goodput;
+        }
         if (!job.jobType.empty()) {
             if (!m_table)
                 throw Error("", "options.throughputs",
@@ -70,6 +84,7 @@ private:
     std::string m_tablePath;
     ReferenceScaling m_reference;
     std::shared_ptr<const ThroughputSource> m_estimator;
+    std::shared_ptr<const GoodputThroughput> m_goodput;
 };
 
 } // namespace
@@ -93,9 +108,19 @@ makeScenarioThroughput(const io::Scenario& scenario, std::shared_ptr<const workl
     std::optional<GavelThroughputs> table;
     if (gavelTable)
         table.emplace(std::move(gavelTable));
+    // Goodput profiles are read and fitted for the applications the scenario's jobs name, once per preparation.
+    std::shared_ptr<const GoodputThroughput> goodput;
+    if (!scenario.options.goodputProfiles.empty()) {
+        std::set<std::string> apps;
+        for (const auto& j : scenario.workload.jobs)
+            if (!j.application.empty())
+                apps.insert(j.application);
+        goodput = GoodputThroughput::load(scenario.resolvePath(scenario.options.goodputProfiles), apps);
+    }
     return std::make_shared<ScenarioThroughput>(
         std::move(table), scenario.options.throughputs,
-        ReferenceScaling(scenario.cluster.catalog(), scenario.options.referenceGpu), makeEstimatorThroughput(scenario));
+        ReferenceScaling(scenario.cluster.catalog(), scenario.options.referenceGpu), makeEstimatorThroughput(scenario),
+        std::move(goodput));
 }
 
 } // namespace orrery::sim

@@ -15,7 +15,8 @@ struct SwitchEvent
     int oldGpus = 0; ///< GPUs before (0 on a first start or a resume from the queue)
     int newGpus = 0; ///< GPUs after
     bool planChanged = false;
-    std::string_view model; ///< the job's model (library name), for by_model
+    std::string_view model;       ///< the job's model (library name), for by_model
+    std::string_view application; ///< a goodput job's application (cifar10, ...), for sia
 };
 
 /**
@@ -26,7 +27,10 @@ struct SwitchEvent
  *    (1 + log2 g); ../shared/specs/gao-thesis.md);
  *  - unisched: 16 + 1.5 log2 g s (the thesis' UniSched: suspend 4 s + resume 12 + 1.5 log2 g s);
  *  - by_model: options.restart_s_by_model[model], else restart_penalty_s (Sia's per-application values).
- * A first start costs options.load_time_s (default 0) under every form.
+ *  - sia: Sia's simulator's checkpoint-restore time of a goodput job's application (applications.py: cifar10 50,
+ *    deepspeech2 25, bert 120, yolov3 80, imagenet 250, ncf 15 s; restart_penalty_s for any other job), paid on
+ *    the first start too, as Sia's and Pollux's simulators pay it on every placement.
+ * A first start costs options.load_time_s (default 0) under every other form.
  */
 class SwitchCost
 {

@@ -81,6 +81,15 @@ public:
     /** Whether the job's rate depends on its progress (statistical efficiency): the engine then refreshes
      *  its rate at every decision, without a restart. */
     virtual bool progressDependent(const workload::Job& /*job*/) const { return false; }
+    /**
+     * The plan this source would run the job best under on an allocation at `progress` (Pollux's and Sia's
+     * batch-size tuning: the goodput-maximising global batch); the default plan for sources without plans.
+     * Policies that tune batches ask this, then give the plan (docs/models/goodput.md).
+     */
+    virtual Plan bestPlan(const workload::Job& /*job*/, const Composition& /*allocation*/, double /*progress*/) const
+    {
+        return {};
+    }
     /** Training samples per work unit under `plan` (for samples per second); 0 when unknown. */
     virtual double samplesPerUnit(const workload::Job& /*job*/, const Plan& /*plan*/) const { return 0; }
 };

@@ -13,8 +13,9 @@ namespace orrery::workload {
  * - Serverless: a model and a training config; Orrery picks the GPUs (Frenzy).
  *   Work is `iterations` of `config.globalBatch` samples.
  * - Fixed: a GPU count (and optionally a type). Work is either `durationS`
- *   seconds measured on `referenceGpu` (Philly/Helios/PAI traces), or
- *   `iterations` steps of a throughput-table job type (`jobType`, Gavel).
+ *   seconds measured on `referenceGpu` (Philly/Helios/PAI traces),
+ *   `iterations` steps of a throughput-table job type (`jobType`, Gavel), or
+ *   the samples of progress of a goodput `application` (Pollux/Sia workloads).
  */
 enum class JobKind { Serverless, Fixed };
 
@@ -57,6 +58,11 @@ struct Job
     int scaleFactor = 1;      ///< Gavel: GPUs the job type was profiled with
 
     double iterations = 0; ///< serverless and table jobs
+
+    // Goodput jobs (Pollux/Sia workloads, docs/models/goodput.md): a fixed job whose work and rates come from the
+    // application's goodput profiles (options.goodput_profiles) instead of durationS or a throughput table.
+    std::string application; ///< profile directory name (cifar10, bert, ...); empty = not a goodput job
+    int batchSize = 0;       ///< the global batch it was tuned for (the plan's batch when a policy gives none)
 
     // Elastic range (docs/simulator.md, "Elastic jobs"); 0 / empty = not declared: a fixed job runs on exactly
     // `gpus`, a serverless job on any count its plans allow.

@@ -5,6 +5,7 @@
 #include "workload/openb_trace.h"
 #include "workload/pai_trace.h"
 #include "workload/philly_trace.h"
+#include "workload/pollux_workload.h"
 #include "workload/trace_read.h"
 
 #include <fmt/format.h>
@@ -13,7 +14,7 @@ namespace orrery::workload {
 
 const std::vector<std::string>& traceFormats()
 {
-    static const std::vector<std::string> formats = {"gavel", "openb", "pai", "helios", "philly"};
+    static const std::vector<std::string> formats = {"gavel", "openb", "pai", "helios", "philly", "sia", "pollux"};
     return formats;
 }
 
@@ -57,7 +58,10 @@ TraceRead readTrace(const std::string& format, const std::string& path, const Tr
         return readHeliosLog(path, options.limit);
     if (format == "philly")
         return readPhillyTrace(path, options.limit);
-    throw Error("unknown trace format \"" + format + "\" (expected gavel, openb, pai, helios or philly)");
+    // One file format: Sia's workloads keep Pollux's header (its time column may be fractional).
+    if (format == "sia" || format == "pollux")
+        return readPolluxWorkload(path, options.limit);
+    throw Error("unknown trace format \"" + format + "\" (expected gavel, openb, pai, helios, philly, sia or pollux)");
 }
 
 } // namespace orrery::workload

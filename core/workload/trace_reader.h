@@ -19,7 +19,7 @@ struct TraceOptions
     GavelTraceOptions gavel;
 };
 
-/** The formats readTrace() knows: gavel, openb, pai, helios, philly. */
+/** The formats readTrace() knows: gavel, openb, pai, helios, philly, sia, pollux. */
 const std::vector<std::string>& traceFormats();
 
 /**

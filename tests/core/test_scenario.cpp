@@ -103,10 +103,12 @@ std::vector<BadCase> badCases()
         {"negative gpus", [](json& j) { j["workload"]["jobs"][1]["gpus"] = -3; },
          "bad.json: workload.jobs[1].gpus: expected a positive integer, got -3"},
         {"fixed without work", [](json& j) { j["workload"]["jobs"][1].erase("duration_s"); },
-         "bad.json: workload.jobs[1]: a fixed-request job needs exactly one of \"duration_s\" (measured run time) or "
-         "\"job_type\" with \"iterations\" (throughput-table job)"},
+         "bad.json: workload.jobs[1]: a fixed-request job needs exactly one of \"duration_s\" (measured run time), "
+         "\"job_type\" with \"iterations\" (throughput-table job) or \"application\" (goodput job)"},
         {"serverless field on fixed job", [](json& j) { j["workload"]["jobs"][1]["batch"] = 4; },
-         "bad.json: workload.jobs[1].batch: only serverless jobs (with \"model\") take this field"},
+         "bad.json: workload.jobs[1].batch: only serverless jobs (with \"model\") and goodput jobs (with "
+         "\"application\") "
+         "take this field"},
         {"autocast on fixed job", [](json& j) { j["workload"]["jobs"][1]["autocast"] = true; },
          "bad.json: workload.jobs[1].autocast: only serverless jobs (with \"model\") take this field"},
         {"autocast not a boolean", [](json& j) { j["workload"]["jobs"][0]["autocast"] = "yes"; },

@@ -54,7 +54,7 @@ private slots:
         io::ScenarioOptions o;
         o.restartPenaltyS = 45;
         const auto pause = [&](int gpus, bool first = false, std::string_view model = "gpt2") {
-            return sim::SwitchCost(o).pauseS({first, gpus, gpus, false, model});
+            return sim::SwitchCost(o).pauseS({first, gpus, gpus, false, model, ""});
         };
         QCOMPARE(pause(8), 45.0);   // constant
         o.restartModel = "chronus"; // 30 (1 + log2 g)
@@ -72,6 +72,18 @@ private slots:
         QCOMPARE(pause(2, true), 0.0);
         o.loadTimeS = 12;
         QCOMPARE(pause(2, true), 12.0);
+        // sia: a goodput job's application's checkpoint-restore time at every placement, the first included.
+        o.restartModel = "sia";
+        const auto app = [&](std::string_view application, bool first) {
+            return sim::SwitchCost(o).pauseS({first, 4, 4, false, "", application});
+        };
+        QCOMPARE(app("imagenet", false), 250.0);
+        QCOMPARE(app("imagenet", true), 250.0);
+        QCOMPARE(app("cifar10", false), 50.0);
+        QCOMPARE(app("ncf", true), 15.0);
+        QCOMPARE(app("gpt_pmp", false), 45.0); // an application Sia does not name: the constant
+        QCOMPARE(app("", false), 45.0);        // not a goodput job
+        QCOMPARE(app("", true), 12.0);         // its first start: the load time
     }
 
     void theEngineChargesOncePerChange()
@@ -114,10 +126,10 @@ private slots:
 
         auto bad = doc;
         bad["options"]["restart_model"] = "chronos";
-        QCOMPARE(
-            errorOf([&] { io::parseScenario(bad, "b.json"); }),
-            std::string("b.json: options.restart_model: expected one of constant, chronus, unisched, by_model, got "
-                        "\"chronos\" (did you mean \"chronus\"?)"));
+        QCOMPARE(errorOf([&] { io::parseScenario(bad, "b.json"); }),
+                 std::string(
+                     "b.json: options.restart_model: expected one of constant, chronus, unisched, by_model, sia, got "
+                     "\"chronos\" (did you mean \"chronus\"?)"));
         bad = doc;
         bad["options"]["restart_s_by_model"] = {{"gpt2-1.6b", 1}};
         QVERIFY(errorOf([&] {

@@ -533,9 +533,10 @@ private slots:
 
     void dispatcher()
     {
-        QCOMPARE(traceFormats().size(), std::size_t(5));
+        QCOMPARE(traceFormats().size(), std::size_t(7));
         QCOMPARE(errorOf([] { readTrace("slurm", "x"); }),
-                 std::string("unknown trace format \"slurm\" (expected gavel, openb, pai, helios or philly)"));
+                 std::string("unknown trace format \"slurm\" (expected gavel, openb, pai, helios, philly, sia or "
+                             "pollux)"));
         const std::string path = test::sharedDataPath("gavel/traces/msr_seed0_0e4a51.trace");
         if (path.empty())
             QSKIP("shared data not present");
