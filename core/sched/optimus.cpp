@@ -1,3 +1,4 @@
+#include "sched/interval_rounds.h"
 #include "sched/registry.h"
 
 #include <algorithm>
@@ -29,15 +30,10 @@ public:
     void schedule(sim::Decision& decision) override
     {
         const auto& view = decision.view();
-        const double now = view.nowS();
-        const double tick = std::round(now / m_intervalS) * m_intervalS;
-        // Under gavel_compat the engine's rounds are the schedule (it ignores wake-ups): decide at each of them.
-        if (!view.options().gavelCompat && std::abs(now - tick) > 1e-6) {
-            decision.wakeAt(std::ceil(now / m_intervalS) * m_intervalS);
+        if (!atRoundTick(decision, m_intervalS))
             return;
-        }
-        std::vector<int> active(view.running().begin(), view.running().end());
-        active.insert(active.end(), view.queued().begin(), view.queued().end());
+        const double now = view.nowS();
+        std::vector<int> active = activeJobs(view);
         if (active.empty())
             return;
         // Arrival order (job index breaks ties), as Pollux's job dictionary iterates.

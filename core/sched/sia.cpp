@@ -1,4 +1,5 @@
 #include "io/error.h"
+#include "sched/interval_rounds.h"
 #include "sched/registry.h"
 #include "sched/sia_ilp.h"
 
@@ -49,15 +50,10 @@ public:
     void schedule(sim::Decision& decision) override
     {
         const auto& view = decision.view();
-        const double now = view.nowS();
-        const double tick = std::round(now / m_intervalS) * m_intervalS;
-        // Under gavel_compat the engine's rounds are the schedule (it ignores wake-ups): decide at each of them.
-        if (!view.options().gavelCompat && std::abs(now - tick) > 1e-6) {
-            decision.wakeAt(std::ceil(now / m_intervalS) * m_intervalS);
+        if (!atRoundTick(decision, m_intervalS))
             return;
-        }
-        std::vector<int> active(view.running().begin(), view.running().end());
-        active.insert(active.end(), view.queued().begin(), view.queued().end());
+        const double now = view.nowS();
+        std::vector<int> active = activeJobs(view);
         std::sort(active.begin(), active.end());
         if (active.empty())
             return;

@@ -336,8 +336,38 @@ void GanttView::paintQueueTrack(QPainter& p)
     }
 }
 
+std::vector<int> GanttView::highlightMarkers() const
+{
+    std::vector<int> ys;
+    const auto* run = m_index.run();
+    if (!run || m_highlight < 0 || static_cast<std::size_t>(m_highlight) >= run->jobs.size())
+        return ys;
+    std::vector<int> rowOfGpu(static_cast<std::size_t>(std::max(0, m_index.gpuCount())), -1);
+    for (std::size_t r = 0; r < m_rows.rows.size(); ++r) {
+        const int g = m_rows.rows[r].gpu;
+        if (g >= 0 && static_cast<std::size_t>(g) < rowOfGpu.size())
+            rowOfGpu[static_cast<std::size_t>(g)] = static_cast<int>(r);
+    }
+    // The strip maps the whole content height onto the rows' part of the viewport, as a scroll bar does.
+    const double span = std::max(1, viewport()->height() - kHeaderHeight);
+    const double total = std::max(1, contentHeight());
+    for (int k : m_index.intervalsOfJob(m_highlight)) {
+        const int g = run->intervals[static_cast<std::size_t>(k)].gpu;
+        if (g < 0 || static_cast<std::size_t>(g) >= rowOfGpu.size() || rowOfGpu[static_cast<std::size_t>(g)] < 0)
+            continue;
+        const double mid = rowTop(rowOfGpu[static_cast<std::size_t>(g)]) + kRowHeight / 2.0;
+        ys.push_back(kHeaderHeight + static_cast<int>(mid / total * span));
+    }
+    std::sort(ys.begin(), ys.end());
+    ys.erase(std::unique(ys.begin(), ys.end()), ys.end());
+    return ys;
+}
+
 void GanttView::paintCursorAndMeasure(QPainter& p)
 {
+    const int width = viewport()->width();
+    for (int y : highlightMarkers())
+        p.fillRect(width - 7, y - 1, 6, 3, QColor(230, 120, 0));
     const int height = viewport()->height();
     const QFontMetrics fm(font());
     if (const auto range = measuredRange()) {

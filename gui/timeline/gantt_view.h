@@ -70,6 +70,9 @@ public:
     double cursorTime() const { return m_cursorS; }
     /** The range measured with Shift+drag, (from, to) with from <= to; empty when none. */
     std::optional<std::pair<double, double>> measuredRange() const;
+    /** Where the highlighted job's bars are in the whole Gantt, as y positions (viewport pixels) in the marker
+     *  strip at the right edge: one per row holding one of its bars, so bars scrolled out of view are found. */
+    std::vector<int> highlightMarkers() const;
     /** The queue length track's series (jobs waiting over time). */
     const std::vector<metrics::QueuePoint>& queueSeries() const { return m_queue; }
 

@@ -14,6 +14,8 @@
 #include <QTest>
 #include <QTextBrowser>
 
+#include <algorithm>
+
 using namespace orrery;
 using namespace orrery::gui;
 
@@ -169,6 +171,17 @@ private slots:
                 (near(QColor(image.pixel(x, y)), bar) ? barPixels : other)++;
         QVERIFY2(barPixels > 100, "the bar is not where expected");
         QVERIFY2(other > 3, "no job id drawn in the bar");
+
+        // A highlighted job's bars are marked in a strip at the right edge, rows out of view included: b ran on
+        // GPUs 0-3 and then 6-9, eight rows, in order down the strip.
+        QVERIFY(gantt.highlightMarkers().empty());
+        gantt.setHighlightedJob(1);
+        const auto marks = gantt.highlightMarkers();
+        QVERIFY2(marks.size() >= 2 && marks.size() <= 8, qPrintable(QString::number(marks.size())));
+        QVERIFY(std::is_sorted(marks.begin(), marks.end()));
+        QVERIFY(marks.front() >= GanttView::kHeaderHeight && marks.back() < gantt.viewport()->height());
+        const QImage marked = gantt.viewport()->grab().toImage();
+        QVERIFY(near(QColor(marked.pixel(marked.width() - 4, marks.front())), QColor(230, 120, 0)));
     }
 };
 
