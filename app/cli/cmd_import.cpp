@@ -74,10 +74,8 @@ void runImport(const ImportArgs& a)
                    {"jobs_without_duration", load.jobsWithoutDuration},
                    {"goodput_profiles", imported.goodputProfiles}});
         if (warning)
-            std::cerr << "warning: " << *warning
-                      << " (--cluster, --limit)
-                         ";
-                return;
+            std::cerr << "warning: " << *warning << " (--cluster, --limit)\n";
+        return;
     }
     std::cout << fmt::format("{}: {} jobs from {} rows of {}", a.output, s.workload.jobs.size(), imported.rows,
                              util::baseName(a.file));
