@@ -1,5 +1,7 @@
 #include "sched/registry.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 #include <queue>
@@ -119,6 +121,7 @@ public:
                 pushCrossing(view, j);
                 continue;
             }
+            decision.explain(j, reasonText(std::get<0>(k)));
             headBlocked = true;
             ++tries;
             if (free == 0)
@@ -130,7 +133,19 @@ public:
     }
 
 private:
-    using Key = std::tuple<int, double, int>;         // (queue, arrival, job)
+    using Key = std::tuple<int, double, int>; // (queue, arrival, job)
+
+    // One stable text per queue (docs/simulator.md, "Why a job waits"), made once.
+    const std::string& reasonText(int level)
+    {
+        if (m_reasons.empty())
+            for (int q = 0; q < m_queues; ++q)
+                m_reasons.push_back(fmt::format("queue {} of {} by attained GPU time (Tiresias' 2D-LAS): waits for "
+                                                "room, on one node if it is small, and no lower-priority job to "
+                                                "preempt",
+                                                q + 1, m_queues));
+        return m_reasons[static_cast<std::size_t>(std::clamp(level, 0, m_queues - 1))];
+    }
     using Crossing = std::tuple<double, int, double>; // (time, job, allocated since)
 
     // Lower keys run first; with preempt_same_queue off only a strictly lower queue takes GPUs away.
@@ -209,6 +224,7 @@ private:
     bool m_preemptSameQueue;
     int m_consolidateMaxGpus;
     std::vector<int> m_level;
+    std::vector<std::string> m_reasons;
     std::vector<double> m_since;
     std::set<Key> m_waiting;
     std::set<Key> m_running;

@@ -80,6 +80,14 @@ rc::Gen<Case> genCase()
     });
 }
 
+// Policies that solve an integer program (CBC) every round take 0.5-0.9 s on the default scenario where the others
+// take milliseconds: here they join one generated case in four (about 25 of the 100), which keeps this test near
+// its old length in the ASan build; core_test_sia and core_test_themis check their own properties on every case.
+bool solvesIlpEachRound(const std::string& spec)
+{
+    return spec.rfind("sia", 0) == 0 || spec.rfind("themis", 0) == 0;
+}
+
 // Every policy with its defaults, every preset, and parameters that change placement, preemption and pauses.
 std::vector<std::string> propertySpecs()
 {
@@ -192,7 +200,11 @@ private slots:
                 const Case c = *genCase();
                 const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
                 const std::uint64_t seed = *rc::gen::inRange<std::uint64_t>(0, 1000);
+                static int caseNo = 0;
+                const bool withIlp = caseNo++ % 4 == 0;
                 for (const auto& spec : propertySpecs()) {
+                    if (!withIlp && solvesIlpEachRound(spec))
+                        continue;
                     const sched::PolicyInfo& info = *sched::resolvePolicy(spec).info;
                     RC_LOG() << spec << " compat " << c.options.gavelCompat << " errors " << c.options.estimateError
                              << "\n";
@@ -309,8 +321,11 @@ private slots:
             const auto w = test::prepare(test::makeCluster(c.groups), c.jobs, c.options);
             std::vector<std::unique_ptr<sim::Policy>> policies;
             policies.push_back(std::make_unique<ElasticGreedy>());
+            static int caseNo = 0;
+            const bool withIlp = caseNo++ % 4 == 0;
             for (const auto& spec : propertySpecs())
-                policies.push_back(sched::makePolicy(spec));
+                if (withIlp || !solvesIlpEachRound(spec))
+                    policies.push_back(sched::makePolicy(spec));
             for (auto& policy : policies) {
                 const auto r = sim::simulate(w, *policy, 1);
                 // GPUs a job holds at each instant its allocation can change (an interval's start or end).

@@ -153,6 +153,18 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, sim::simulate(w, bad, 0));
     }
 
+    void tiresiasNamesTheQueueAJobWaitsIn()
+    {
+        // a holds all 4 GPUs; b (same queue, later) cannot preempt it and waits in queue 1.
+        const auto w = prepare(makeCluster({{"v100", 1, 4}}), {fixedJob("a", 0, 4, 100), fixedJob("b", 10, 4, 100)});
+        const auto r = run(w, "tiresias");
+        const auto got = reasonsOf(r);
+        QCOMPARE(got.size(), std::size_t(1));
+        QCOMPARE(std::get<0>(got[0]), 10.0);
+        QCOMPARE(std::get<1>(got[0]), 1);
+        QVERIFY2(std::get<2>(got[0]).rfind("queue 1 of ", 0) == 0, std::get<2>(got[0]).c_str());
+    }
+
     void frenzyExplainsJobsNothingFits()
     {
         const auto w = prepare(makeCluster({{"v100", 1, 4}}), {fixedJob("a", 0, 4, 100), fixedJob("b", 10, 2, 100)});
