@@ -62,11 +62,11 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         done = store::completedPointKeys(store.connection(), plan.spec.name);
     }
     summary.inShard = options.shard.end(plan.points.size()) - options.shard.begin(plan.points.size());
-    std::vector<std::size_t> todo = pointsToRun(plan, options.shard, done);
-    summary.alreadyStored = summary.inShard - todo.size();
+    std::vector<std::size_t> toRun = pointsToRun(plan, options.shard, done);
+    summary.alreadyStored = summary.inShard - toRun.size();
 
     SweepProgress progress;
-    progress.total = todo.size();
+    progress.total = toRun.size();
     std::mutex progressMutex;
     const auto ended = [&](bool failed) {
         std::lock_guard lock(progressMutex);
@@ -121,7 +121,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     for (auto& s : samples)
         sampled[s.index] = &s;
     std::vector<std::size_t> simulate;
-    for (const std::size_t i : todo) {
+    for (const std::size_t i : toRun) {
         const auto it = sampled.find(i);
         if (it == sampled.end()) {
             simulate.push_back(i);
