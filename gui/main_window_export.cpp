@@ -1,58 +1,28 @@
 // MainWindow's exports: the PDF report, the current view as PNG/SVG, the metrics table as CSV, the current run as
 // a Chrome trace (the window itself is in main_window.cpp).
-#include "async/job_runner.h"
+#include "main_window.h"
+
 #include "charts/cdf_chart.h"
 #include "charts/tradeoff_chart.h"
 #include "charts/utilisation_chart.h"
 #include "charts/zoomable_chart_view.h"
 #include "document/scenario_document.h"
-#include "editors/cluster_editor.h"
-#include "editors/gpu_catalog_view.h"
-#include "editors/import_trace_dialog.h"
-#include "editors/workload_editor.h"
 #include "export/chart_export.h"
 #include "export/csv_export.h"
 #include "export/pdf_report.h"
 #include "hardware/gpu_layout.h"
-#include "help/help_dialogs.h"
 #include "io/chrome_trace.h"
-#include "main_window.h"
 #include "models/metrics_table_model.h"
-#include "planner/memory_planner_panel.h"
-#include "profile/profile_controller.h"
-#include "provision/provisioning_panel.h"
-#include "results/cluster_at_time_view.h"
 #include "results/comparison_view.h"
-#include "results/job_details_panel.h"
 #include "results/palette.h"
 #include "results/run_library.h"
-#include "runs/run_history_panel.h"
-#include "runs/run_manager_panel.h"
-#include "runs/run_saver.h"
-#include "runs/store_browser.h"
-#include "store/default_path.h"
-#include "sweeps/sweeps_panel.h"
-#include "timeline/gantt_view.h"
-#include <QAction>
-#include <QApplication>
-#include <QChartView>
-#include <QCloseEvent>
-#include <QComboBox>
+
 #include <QDateTime>
-#include <QDockWidget>
 #include <QFileDialog>
-#include <QFileInfo>
-#include <QHBoxLayout>
-#include <QKeySequence>
-#include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
-#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QToolBar>
-#include <QUndoStack>
-#include <QVBoxLayout>
+
 #include <fstream>
 
 namespace orrery::gui {
