@@ -34,6 +34,7 @@
 
 #include "timeline/gantt_view.h"
 #include <fstream>
+#include <utility>
 
 #include <QAction>
 #include <QApplication>
@@ -494,6 +495,10 @@ void MainWindow::showCurrentRun()
     m_jobDetails->setRun(run);
     m_clusterAtTime->setRun(run);
     m_utilisation->setRun(run);
+    if (run && !m_pendingJob.isEmpty()) {
+        m_jobDetails->findJob(std::exchange(m_pendingJob, QString()));
+        m_jobDetails->parentWidget()->raise(); // its dock
+    }
 }
 
 void MainWindow::setDatabasePath(const QString& path)

@@ -71,6 +71,8 @@ public:
     /** Writes the current run as Chrome-trace/Perfetto JSON. */
     bool exportChromeTraceTo(const QString& path, QString* error = nullptr);
     QTabWidget* resultTabs() const { return m_tabs; }
+    /** Shows the job with this id in the job details as soon as a run is shown (`orrery --job`). */
+    void showJobOnNextRun(const QString& id) { m_pendingJob = id; }
 
     /** Shows `scenario` (already validated) as a new, unmodified document. */
     void setScenario(io::Scenario scenario, const QString& path);
@@ -129,6 +131,7 @@ private:
     ProvisioningPanel* m_provisioning = nullptr;
     StoreBrowser* m_storeBrowser = nullptr;
     JobDetailsPanel* m_jobDetails = nullptr;
+    QString m_pendingJob;
     SweepsPanel* m_sweeps = nullptr;
     ProfileController* m_profile = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -68,6 +68,7 @@ void runImport(const ImportArgs& a)
                    {"nodes", s.cluster.nodes().size()},
                    {"gpus", s.cluster.totalGpus()},
                    {"cluster", s.cluster.summary()},
+                   {"cluster_source", imported.clusterSource},
                    {"offered_load", load.factor ? nlohmann::json(*load.factor) : nlohmann::json(nullptr)},
                    {"demand_gpu_hours", load.demandGpuS / 3600.0},
                    {"arrival_span_h", load.arrivalSpanS / 3600.0},
@@ -81,8 +82,8 @@ void runImport(const ImportArgs& a)
                              util::baseName(a.file));
     if (imported.skipped)
         std::cout << fmt::format(" (skipped {}: {})", imported.skipped, imported.skippedWhy);
-    std::cout << fmt::format("\ncluster: {} ({} GPUs on {} nodes)\n", s.cluster.summary(), s.cluster.totalGpus(),
-                             s.cluster.nodes().size());
+    std::cout << fmt::format("\ncluster: {} ({} GPUs on {} nodes; {})\n", s.cluster.summary(), s.cluster.totalGpus(),
+                             s.cluster.nodes().size(), imported.clusterSource);
     if (!imported.goodputNote.empty())
         std::cout << imported.goodputNote << "\n";
     if (load.factor)
@@ -104,15 +105,16 @@ void registerImportCommand(CLI::App& app)
     cmd->add_option("--format", a->format, "Trace format")->required()->check(CLI::IsMember(workload::traceFormats()));
     cmd->add_option("file", a->file,
                     "Trace file: Gavel .trace, openb pod list, PAI task table, Helios cluster_log.csv, Philly "
-                    "philly.csv or cluster_job_log JSON, Pollux/Sia workload CSV")
+                    "philly.csv or cluster_job_log JSON, Pollux/Sia workload CSV, Tiresias job CSV")
         ->required();
     cmd->add_option("-o,--output", a->output, "Scenario file to write")->required();
     cmd->add_option("--cluster", a->cluster,
                     "Cluster as TYPE:GPUS[/GPUS_PER_NODE],... e.g. v100:36,p100:36,k80:36 (default per format: "
                     "see docs/traces.md)");
     cmd->add_option("--nodes", a->nodes,
-                    "openb node list (default: openb_node_list_gpu_node.csv beside FILE) or PAI machine table "
-                    "(default: pai_machine_spec.csv beside FILE)");
+                    "openb node list (default: openb_node_list_gpu_node.csv beside FILE), PAI machine table "
+                    "(default: pai_machine_spec.csv beside FILE) or Tiresias cluster spec (default: "
+                    "cluster_spec.csv beside FILE)");
     cmd->add_option("--pai-jobs", a->paiJobs, "PAI job table, for submission times and users (optional)");
     cmd->add_option("--throughputs", a->throughputs, "Gavel throughput file (simulation_throughputs.json)");
     cmd->add_flag("--gavel-compat", a->gavelCompat, "Set the scenario's gavel_compat option (Gavel's semantics)");
@@ -133,8 +135,8 @@ void registerImportCommand(CLI::App& app)
             throw Error("--pai-jobs applies to --format pai only");
         if (!a->profiles.empty() && a->format != "sia" && a->format != "pollux")
             throw Error("--profiles applies to --format sia and pollux only");
-        if (!a->nodes.empty() && a->format != "openb" && a->format != "pai")
-            throw Error("--nodes applies to --format openb and pai only");
+        if (!a->nodes.empty() && a->format != "openb" && a->format != "pai" && a->format != "tiresias")
+            throw Error("--nodes applies to --format openb, pai and tiresias only");
         runImport(*a);
     });
 }

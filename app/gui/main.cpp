@@ -31,6 +31,7 @@ struct Options
     QCommandLineOption dock{
         "dock", "Dock to bring to the front (ClusterDock, CatalogDock, WorkloadDock, HistoryDock, StoreDock, JobDock).",
         "name"};
+    QCommandLineOption job{"job", "Job to show in the job details once the first run is shown (with --run).", "id"};
     QCommandLineOption calibration{"calibration",
                                    "Calibration file from `orrery-cli profile` (repeatable): measured curves replace "
                                    "the catalog defaults of that GPU type (also $ORRERY_CALIBRATION, colon-separated).",
@@ -46,7 +47,7 @@ void describe(QCoreApplication& app, QCommandLineParser& parser, const Options& 
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("scenario", "Scenario JSON file to open (default: the embedded default scenario).");
-    parser.addOptions({options.run, options.tab, options.dock, options.calibration});
+    parser.addOptions({options.run, options.tab, options.dock, options.job, options.calibration});
     parser.process(app); // --help, --version and unknown options end the process here
 }
 
@@ -92,6 +93,8 @@ int main(int argc, char** argv)
         window.openStartupScenario();
     else if (!window.openPath(args.first()))
         window.setScenario(orrery::io::defaultScenario(), QString());
+    if (parser.isSet(options.job))
+        window.showJobOnNextRun(parser.value(options.job));
     if (parser.isSet(tab))
         window.resultTabs()->setCurrentIndex(parser.value(tab).toInt());
     window.show();

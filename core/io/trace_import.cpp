@@ -9,6 +9,7 @@
 #include "workload/gavel_trace.h"
 #include "workload/openb_trace.h"
 #include "workload/pai_trace.h"
+#include "workload/tiresias_trace.h"
 #include "workload/trace_reader.h"
 
 #include <fmt/format.h>
@@ -107,8 +108,8 @@ int defaultGpusPerNode(const std::string& format, bool gavelCompat)
     // Gavel's simulator gives every GPU its own server (--num_gpus_per_server 1:1:1).
     if (format == "gavel")
         return gavelCompat ? 1 : 4;
-    if (format == "pollux")
-        return 4;
+    if (format == "pollux" || format == "tiresias")
+        return 4; // Pollux's g4dn.12xlarge; Tiresias' cluster_spec.csv
     return 8;
 }
 
@@ -158,6 +159,15 @@ TraceImport importTrace(const TraceImportRequest& a)
                                     machines));
         groups = workload::readPaiMachines(machines).groups;
         out.clusterSource = "machine table " + util::baseName(machines);
+    } else if (a.format == "tiresias") {
+        // Tiresias' own default spec (simulator/cluster_spec.csv: 16 nodes of 4 GPUs) sits beside its traces.
+        const std::string spec = a.nodes.empty() ? sibling(a.file, "cluster_spec.csv") : a.nodes;
+        if (a.nodes.empty() && !exists(spec))
+            throw Error(fmt::format("tiresias needs a cluster: no {} beside the trace; give --nodes FILE (a Tiresias "
+                                    "cluster spec such as n32g4.csv) or --cluster",
+                                    spec));
+        groups = workload::readTiresiasClusterSpec(spec, s.options.referenceGpu);
+        out.clusterSource = "cluster spec " + util::baseName(spec);
     } else {
         const std::string spec = defaultClusterSpec(a.format, s.options.referenceGpu);
         groups = hardware::parseClusterSpec(spec, defaultGpusPerNode(a.format, a.gavelCompat), catalog);
@@ -215,6 +225,13 @@ TraceImport importTrace(const TraceImportRequest& a)
             s.options.restartPenaltyS = 30;
             s.options.loadTimeS = 30;
         }
+    }
+    if (a.format == "tiresias") {
+        // Tiresias' simulator runs a started job for exactly its duration: no restart or load cost, no slowdown
+        // across nodes (docs/traces.md).
+        s.options.restartPenaltyS = 0;
+        s.options.loadTimeS = 0;
+        s.options.crossNodeSlowdown = 1.0;
     }
     if (!a.throughputs.empty())
         s.options.throughputs = relativeTo(a.throughputs, a.scenarioPath);

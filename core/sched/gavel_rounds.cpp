@@ -2,6 +2,8 @@
 
 #include "sim/reference_scaling.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -206,6 +208,69 @@ void GavelRounds::schedule(sim::Decision& decision)
             continue;
         if (decision.place(j, -1))
             m_lastRound.push_back({j, w.typeOfGpu(view.gpusOf(j).front()), now, kNoLease});
+    }
+
+    explainWaiting(decision, active, chosen);
+}
+
+void GavelRounds::explainWaiting(sim::Decision& decision, const std::vector<int>& active,
+                                 const std::vector<char>& chosen)
+{
+    const sim::View& view = decision.view();
+    const auto& w = view.workload();
+    enum Kind { NotInAllocation, Unplaced, NeedsMix, NoShare, Outranked, KindCount };
+    for (int j : active) {
+        if (!view.gpusOf(j).empty()) {
+            m_reasons.running(j);
+            continue;
+        }
+        // Formatting is the cost here, so a job is told again only when its kind or type changes: the
+        // texts carry no numbers that move from round to round.
+        int kind = Outranked;
+        int type = -1;
+        if (m_cfg.gavelQuirks && !m_inAlloc[static_cast<std::size_t>(j)])
+            kind = NotInAllocation;
+        else if (chosen[static_cast<std::size_t>(j)])
+            kind = Unplaced;
+        else {
+            bool fitsOneType = false;
+            double most = 0;
+            for (int t = 0; t < view.typeCount(); ++t) {
+                fitsOneType = fitsOneType || (w.allowed(j, t) && view.totalGpus(t) >= w.demandOn(j, t));
+                const double x = m_inAlloc[static_cast<std::size_t>(j)] ? at(m_x, j, t) : 0.0;
+                if (x > most && w.rate(j, t) > 0) {
+                    most = x;
+                    type = t;
+                }
+            }
+            kind = !fitsOneType ? NeedsMix : type < 0 ? NoShare : Outranked;
+        }
+        if (!m_reasons.changed(j, kind + KindCount * (type + 1)))
+            continue;
+        switch (kind) {
+        case NotInAllocation:
+            decision.explain(j, fmt::format("arrived after the policy's allocation was last computed (at most every "
+                                            "{:g} s in Gavel's rounds); waits for the next one",
+                                            m_cfg.minResetS));
+            break;
+        case Unplaced:
+            decision.explain(j, "chosen this round, but its GPUs could not be placed");
+            break;
+        case NeedsMix:
+            decision.explain(j, fmt::format("larger than any one GPU type it may use (needs {}); waits for a mix "
+                                            "of the GPUs a round leaves over",
+                                            needsText(view, j)));
+            break;
+        case NoShare:
+            decision.explain(j, "the policy's allocation gives it no GPU time for now (Gavel's rounds); it runs "
+                                "once the allocation changes");
+            break;
+        default:
+            decision.explain(j, fmt::format("outranked this round on {}, where the policy's allocation gives it "
+                                            "most time: each type's GPUs go first to the jobs owed the largest "
+                                            "share of time against what they received (Gavel's rounds)",
+                                            w.type(type).name));
+        }
     }
 }
 

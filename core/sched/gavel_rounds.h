@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sched/queue_reasons.h"
 #include "sim/view.h"
 #include "util/python_random.h"
 
@@ -27,6 +28,7 @@ namespace orrery::sched {
  * ranked above others still consumes its GPUs in the greedy pass, leaving them
  * idle for the round; recomputation is forced when nothing ran and nothing is
  * left to arrive. See docs/validation.md.
+ * Every job left without GPUs by a round is told why (docs/simulator.md, "Why a job waits").
  */
 class GavelRounds
 {
@@ -69,6 +71,8 @@ private:
         double leaseS; ///< under gavelQuirks: the time its whole steps of the round take; else infinite
     };
     double leaseS(const sim::View& view, int j, int t) const;
+    void explainWaiting(sim::Decision& decision, const std::vector<int>& active, const std::vector<char>& chosen);
+    ReasonMemo m_reasons;
     std::vector<Ran> m_lastRound;
     double m_lastResetS = 0;
     bool m_needUpdate = false;

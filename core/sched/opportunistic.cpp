@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 #include <tuple>
 
 namespace orrery::sched {
@@ -69,9 +70,10 @@ public:
         std::vector<int> waiting;
         for (int j : m_queue) {
             auto gpus = pick(view, j);
-            if (gpus.empty())
+            if (gpus.empty()) {
                 waiting.push_back(j);
-            else
+                decision.explain(j, waitText(view, j));
+            } else
                 decision.assign(j, gpus);
         }
         m_queue = std::move(waiting);
@@ -82,6 +84,7 @@ private:
     {
         HasPlan plan; ///< GPUs asked for and the memory each needs
         bool fixed = false;
+        std::string why; ///< its wait reason, made when first needed
     };
 
     bool eligible(const sim::View& view, int j, int type) const
@@ -90,6 +93,22 @@ private:
         if (r.fixed)
             return view.workload().allowed(j, type);
         return gpuFits(m_capacities[static_cast<std::size_t>(type)], r.plan.requiredGiB);
+    }
+
+    /** Stable per job (no free counts: the viewer reads those from the run), so it is recorded once a wait;
+     *  made once per job, as a long queue is told again at every decision. */
+    const std::string& waitText(const sim::View& view, int j)
+    {
+        Request& r = m_requests[static_cast<std::size_t>(j)];
+        if (!r.why.empty())
+            return r.why;
+        std::string types;
+        for (int t = 0; t < view.typeCount(); ++t)
+            if (eligible(view, j, t))
+                types += (types.empty() ? "" : ", ") + view.workload().type(t).name;
+        r.why = fmt::format("fewer idle GPUs than its request of {} ({}: {}; FCFS with backfill)", r.plan.gpus,
+                            r.fixed ? "any of" : "a conservative count, on GPUs that hold it", types);
+        return r.why;
     }
 
     std::vector<int> pick(const sim::View& view, int j) const

@@ -1,8 +1,12 @@
 #include "sched/interval_rounds.h"
+#include "sched/queue_reasons.h"
 #include "sched/registry.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace orrery::sched {
@@ -113,6 +117,23 @@ public:
             else if (count[i] == view.job(j).demand)
                 decision.place(j, -1); // a job larger than any one type: its demand on a mix of types
         }
+        // Why the others wait: every GPU went, one at a time, to jobs (arrival order first) that gained more.
+        for (std::size_t i = 0; i < n; ++i) {
+            const int j = active[i];
+            if (!view.gpusOf(j).empty()) {
+                m_reasons.running(j);
+                continue;
+            }
+            const bool given = count[i] > 0;
+            if (!m_reasons.changed(j, given ? 1 : 0))
+                continue;
+            decision.explain(j, given ? std::string("given GPUs this round, but no one GPU type had that many free")
+                                      : fmt::format("no GPU left for it this round: each job in arrival order gets "
+                                                    "its first GPUs while any are free, then each GPU goes to the "
+                                                    "job whose remaining time falls most (Optimus); next round in "
+                                                    "{:g} s",
+                                                    m_intervalS));
+        }
         decision.wakeAt(now + m_intervalS);
     }
 
@@ -156,6 +177,7 @@ private:
 
     double m_intervalS;
     int m_largestType = 0; ///< GPUs of the largest type: no count beyond it fits one type
+    ReasonMemo m_reasons;
 };
 
 } // namespace

@@ -34,4 +34,35 @@ private:
     int m_head = -1;
 };
 
+/**
+ * For policies that decide every job each round (Gavel's rounds, Sia, Optimus, Themis): remembers which kind of
+ * reason each waiting job was last given, so that its text is made and handed to the engine only when the kind
+ * changes (formatting is what costs when hundreds of jobs wait through thousands of rounds). A kind is any
+ * small non-negative key a policy chooses, e.g. a reason and the GPU type it names.
+ */
+class ReasonMemo
+{
+public:
+    /** Job j holds GPUs: whatever it is told next is news. */
+    void running(int j)
+    {
+        if (static_cast<std::size_t>(j) < m_last.size())
+            m_last[static_cast<std::size_t>(j)] = -1;
+    }
+    /** Job j waits for reason `kind`: true when it was not told that kind last (and records that it is now). */
+    bool changed(int j, int kind)
+    {
+        if (static_cast<std::size_t>(j) >= m_last.size())
+            m_last.resize(static_cast<std::size_t>(j) + 1, -1);
+        int& last = m_last[static_cast<std::size_t>(j)];
+        if (last == kind)
+            return false;
+        last = kind;
+        return true;
+    }
+
+private:
+    std::vector<int> m_last;
+};
+
 } // namespace orrery::sched

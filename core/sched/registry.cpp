@@ -165,6 +165,10 @@ const std::vector<PolicyInfo>& registeredPolicies()
               "Optimus as Pollux's simulator runs it: every 60 s, GPUs one at a time to the job whose remaining time "
               "falls most",
               {.preemptive = true, .oracle = true}, makeOptimus, optimusParams()),
+        entry("pollux",
+              "Pollux: every 60 s a genetic search over replica placements for the best power mean (p = -1) of the "
+              "jobs' goodput speed-ups, restart factor; batch-size tuning",
+              {.preemptive = true}, makePollux, polluxParams()),
     };
     return policies;
 }

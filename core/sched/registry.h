@@ -98,5 +98,7 @@ std::unique_ptr<Policy> makeSia(const PolicyParams& params);
 std::vector<ParamSpec> siaParams();
 std::unique_ptr<Policy> makeOptimus(const PolicyParams& params);
 std::vector<ParamSpec> optimusParams();
+std::unique_ptr<Policy> makePollux(const PolicyParams& params);
+std::vector<ParamSpec> polluxParams();
 
 } // namespace orrery::sched

@@ -1,5 +1,6 @@
 #include "io/error.h"
 #include "sched/interval_rounds.h"
+#include "sched/queue_reasons.h"
 #include "sched/registry.h"
 #include "sched/sia_ilp.h"
 
@@ -101,10 +102,40 @@ public:
         for (std::size_t i = 0; i < active.size(); ++i)
             if (jobs[i].configs.empty() && view.status(active[i]) == sim::JobStatus::Queued)
                 decision.place(active[i], -1);
+        explainWaiting(decision, active, jobs, r);
         decision.wakeAt(now + m_intervalS);
     }
 
 private:
+    void explainWaiting(sim::Decision& decision, const std::vector<int>& active, const std::vector<SiaJob>& jobs,
+                        const SiaIlpResult& r)
+    {
+        enum Kind { LeftOut, Fragmented, NeedsMix };
+        const auto& view = decision.view();
+        for (std::size_t i = 0; i < active.size(); ++i) {
+            const int j = active[i];
+            if (!view.gpusOf(j).empty()) {
+                m_reasons.running(j);
+                continue;
+            }
+            const int kind = jobs[i].configs.empty() ? NeedsMix : r.chosen[i] < 0 ? LeftOut : Fragmented;
+            if (!m_reasons.changed(j, kind))
+                continue;
+            if (kind == LeftOut)
+                decision.explain(j, fmt::format("Sia's ILP gave it no GPUs this round: the cluster's goodput, with "
+                                                "fairness exponent p = {:g}, is higher with them elsewhere; next "
+                                                "round in {:g} s",
+                                                m_ilp.p, m_intervalS));
+            else if (kind == Fragmented)
+                decision.explain(j, "Sia's ILP gave it GPUs of a type, but they were not free on few enough nodes "
+                                    "together (the ILP counts GPUs, not nodes)");
+            else
+                decision.explain(j, fmt::format("larger than any one GPU type it may use (needs {}); waits for a "
+                                                "mix of the GPUs a round leaves over",
+                                                needsText(view, j)));
+        }
+    }
+
     // sia.py:23-36 get_restart_penalty: by the job's name (its application), 30 s for any other.
     static double restartPenaltyS(const workload::Job& job)
     {
@@ -199,6 +230,7 @@ private:
     bool m_batchTuning;
     bool m_restartFactor;
     SiaIlpOptions m_ilp;
+    ReasonMemo m_reasons;
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 // Themis (Mahajan et al., NSDI'20; ../shared/specs/themis-crius.md A.3-A.5): finish-time-fair auctions of GPU
 // leases among apps. docs/simulator.md, "Themis", describes the round and every choice made here.
 
+#include "sched/queue_reasons.h"
 #include "sched/registry.h"
 #include "sched/themis_auction.h"
 #include "sched/themis_rho.h"
@@ -188,6 +189,7 @@ public:
             d.release(j);
         for (auto& [j, g] : assignments)
             d.assign(j, g);
+        explainWaiting(d, eligible, filtered, held, won, offered.empty());
 
         // Next lease expiry among GPUs in use: the next auction.
         double next = kInf;
@@ -199,6 +201,60 @@ public:
     }
 
 private:
+    /** Why each arrived job without GPUs waits, from what its app did in this auction. */
+    void explainWaiting(Decision& d, const std::vector<Eligible>& eligible, const std::vector<char>& bid,
+                        const std::vector<std::vector<int>>& held, const std::vector<std::vector<int>>& won,
+                        bool nothingOffered)
+    {
+        enum Kind { AppSplit, LostAuction, Filtered, NothingOffered, NoneSuited };
+        const View& v = d.view();
+        std::vector<char> isEligible(m_apps.size(), 0);
+        for (const auto& e : eligible)
+            isEligible[static_cast<std::size_t>(e.app)] = 1;
+        for (std::size_t a = 0; a < m_apps.size(); ++a) {
+            if (!active(v, static_cast<int>(a)))
+                continue;
+            const bool hasGpus = !held[a].empty() || !won[a].empty();
+            const int kind = hasGpus          ? AppSplit
+                             : bid[a]         ? LostAuction
+                             : isEligible[a]  ? Filtered
+                             : nothingOffered ? NothingOffered
+                                              : NoneSuited;
+            for (int j : m_apps[a].jobs) {
+                const auto st = v.status(j);
+                if (st != sim::JobStatus::Running && st != sim::JobStatus::Queued)
+                    continue;
+                if (!v.gpusOf(j).empty()) {
+                    m_reasons.running(j);
+                    continue;
+                }
+                if (!m_reasons.changed(j, kind))
+                    continue;
+                switch (kind) {
+                case AppSplit:
+                    d.explain(j, "its app's leased GPUs are used by the app's other jobs (the app's scheduler "
+                                 "splits what the app holds)");
+                    break;
+                case LostAuction:
+                    d.explain(j, "its app bid in the last auction and won no GPU (Themis' partial-allocation "
+                                 "auction, proportional-fair over the bidders' finish-time fairness)");
+                    break;
+                case Filtered:
+                    d.explain(j, fmt::format("its app's finish-time fairness rho is among the best: only the "
+                                             "worst {:g}% of apps bid (filter f = {:g})",
+                                             100 * (1 - m_f), m_f));
+                    break;
+                case NothingOffered:
+                    d.explain(j, "every GPU is leased to another app; the next auction is at the next lease "
+                                 "expiry");
+                    break;
+                default:
+                    d.explain(j, "its app could use no more GPUs than it holds in the last auction");
+                }
+            }
+        }
+    }
+
     double m_f;
     double m_leaseS;
     int m_domains;
@@ -212,6 +268,7 @@ private:
     int m_activeCount = 0;
     long long m_round = 0;
     std::optional<util::PortableRandom> m_rng;
+    ReasonMemo m_reasons;
 
     void buildApps(const View& v)
     {

@@ -59,6 +59,7 @@ public:
             m_since.assign(static_cast<std::size_t>(view.jobCount()), -1);
         }
         m_waiting.insert(key(view, j));
+        m_joined.push_back(j);
     }
     void onCompletion(const sim::View& view, int j) override
     {
@@ -108,6 +109,7 @@ public:
                         decision.release(std::get<2>(v));
                         m_running.erase(v);
                         m_waiting.insert(v);
+                        m_joined.push_back(std::get<2>(v));
                         m_since[static_cast<std::size_t>(std::get<2>(v))] = -1;
                     }
                     free += freed;
@@ -128,6 +130,13 @@ public:
                 break;
             ++it;
         }
+        // Jobs that joined the queue (arrived or preempted) and were not reached above are told their queue too:
+        // a waiting job's queue does not change until it runs again, so once per wait is enough, and a long
+        // queue costs nothing per decision.
+        for (int j : m_joined)
+            if (view.gpusOf(j).empty() && view.status(j) != sim::JobStatus::Done)
+                decision.explain(j, reasonText(m_level[static_cast<std::size_t>(j)]));
+        m_joined.clear();
         if (!m_crossings.empty())
             decision.wakeAt(std::get<0>(m_crossings.top()));
     }
@@ -225,6 +234,7 @@ private:
     int m_consolidateMaxGpus;
     std::vector<int> m_level;
     std::vector<std::string> m_reasons;
+    std::vector<int> m_joined; ///< jobs that joined the waiting set since the last decision
     std::vector<double> m_since;
     std::set<Key> m_waiting;
     std::set<Key> m_running;

@@ -6,6 +6,7 @@
 #include "workload/pai_trace.h"
 #include "workload/philly_trace.h"
 #include "workload/pollux_workload.h"
+#include "workload/tiresias_trace.h"
 #include "workload/trace_read.h"
 
 #include <fmt/format.h>
@@ -14,7 +15,8 @@ namespace orrery::workload {
 
 const std::vector<std::string>& traceFormats()
 {
-    static const std::vector<std::string> formats = {"gavel", "openb", "pai", "helios", "philly", "sia", "pollux"};
+    static const std::vector<std::string> formats = {"gavel",  "openb", "pai",    "helios",
+                                                     "philly", "sia",   "pollux", "tiresias"};
     return formats;
 }
 
@@ -61,7 +63,10 @@ TraceRead readTrace(const std::string& format, const std::string& path, const Tr
     // One file format: Sia's workloads keep Pollux's header (its time column may be fractional).
     if (format == "sia" || format == "pollux")
         return readPolluxWorkload(path, options.limit);
-    throw Error("unknown trace format \"" + format + "\" (expected gavel, openb, pai, helios, philly, sia or pollux)");
+    if (format == "tiresias")
+        return readTiresiasTrace(path, options.limit);
+    throw Error("unknown trace format \"" + format +
+                "\" (expected gavel, openb, pai, helios, philly, sia, pollux or tiresias)");
 }
 
 } // namespace orrery::workload

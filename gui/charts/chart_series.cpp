@@ -87,47 +87,42 @@ QVector<QPointF> cdfPoints(std::vector<double> values, bool positiveOnly, int ma
     return out;
 }
 
-QVector<QPointF> utilisationPoints(const sim::RunResult& run, int typeIndex, int typeGpus, int maxPoints)
+namespace {
+
+/**
+ * A step function (value(i) from time(i) to the next time, the last to `end`) as a step line with x in hours;
+ * more than `maxPoints` steps are averaged into that many buckets, the function integrated over each. Bucket
+ * bounds are b * bucket for integer b, never a running sum: stepping from bound to bound by float division could
+ * land back in the bucket just left and stop early, dropping the rest of a long step (the 0-60% dips of issue 19
+ * on runs whose cluster stayed full for hours without a new sample).
+ */
+template <typename TimeAt, typename ValueAt>
+QVector<QPointF> stepLine(std::size_t n, TimeAt timeAt, ValueAt valueAt, double end, int maxPoints)
 {
     QVector<QPointF> out;
-    const int gpus = typeIndex < 0 ? run.totalGpus : typeGpus;
-    if (run.utilization.empty() || gpus <= 0)
+    if (n == 0)
         return out;
-    auto busyAt = [&](const sim::UtilizationSample& s) {
-        if (typeIndex < 0)
-            return s.busyGpus;
-        return static_cast<std::size_t>(typeIndex) < s.busyByType.size()
-                   ? s.busyByType[static_cast<std::size_t>(typeIndex)]
-                   : 0;
-    };
-    const double end = std::max(run.makespanS, run.utilization.back().timeS);
-    if (static_cast<int>(run.utilization.size()) <= maxPoints) {
-        for (std::size_t i = 0; i < run.utilization.size(); ++i) {
-            const auto& s = run.utilization[i];
-            const double y = 100.0 * busyAt(s) / gpus;
+    if (static_cast<int>(n) <= maxPoints) {
+        for (std::size_t i = 0; i < n; ++i) {
             if (i > 0)
-                out.append(QPointF(s.timeS / 3600.0, out.back().y()));
-            out.append(QPointF(s.timeS / 3600.0, y));
+                out.append(QPointF(timeAt(i) / 3600.0, out.back().y()));
+            out.append(QPointF(timeAt(i) / 3600.0, valueAt(i)));
         }
         out.append(QPointF(end / 3600.0, out.back().y()));
         return out;
     }
-    // Time-weighted mean per bucket: the step function integrated over each bucket. Bucket bounds are
-    // b * bucket for integer b, never a running sum: stepping from bound to bound by float division
-    // could land back in the bucket just left and stop early, dropping the rest of a long sample (the
-    // 0-60% dips of issue 19 on runs whose cluster stayed full for hours without a new sample).
     const double bucket = end / maxPoints;
     std::vector<double> area(static_cast<std::size_t>(maxPoints), 0.0);
     const auto last = area.size() - 1;
     const auto bucketOf = [&](double t) {
         return std::min(last, static_cast<std::size_t>(std::max(0.0, std::floor(t / bucket))));
     };
-    for (std::size_t i = 0; i < run.utilization.size(); ++i) {
-        const double t0 = run.utilization[i].timeS;
-        const double t1 = std::min(end, i + 1 < run.utilization.size() ? run.utilization[i + 1].timeS : end);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double t0 = timeAt(i);
+        const double t1 = std::min(end, i + 1 < n ? timeAt(i + 1) : end);
         if (!(t1 > t0))
             continue;
-        const double y = 100.0 * busyAt(run.utilization[i]) / gpus;
+        const double y = valueAt(i);
         for (std::size_t b = bucketOf(t0), bLast = std::min(last, bucketOf(t1) + 1); b <= bLast; ++b) {
             const double lo = b == 0 ? 0.0 : static_cast<double>(b) * bucket;
             const double hi = b == last ? end : static_cast<double>(b + 1) * bucket;
@@ -139,6 +134,43 @@ QVector<QPointF> utilisationPoints(const sim::RunResult& run, int typeIndex, int
     for (std::size_t b = 0; b < area.size(); ++b)
         out.append(QPointF((static_cast<double>(b) + 0.5) * bucket / 3600.0, area[b] / bucket));
     return out;
+}
+
+} // namespace
+
+QVector<QPointF> utilisationPoints(const sim::RunResult& run, int typeIndex, int typeGpus, int maxPoints)
+{
+    const int gpus = typeIndex < 0 ? run.totalGpus : typeGpus;
+    if (run.utilization.empty() || gpus <= 0)
+        return {};
+    auto busyAt = [&](const sim::UtilizationSample& s) {
+        if (typeIndex < 0)
+            return s.busyGpus;
+        return static_cast<std::size_t>(typeIndex) < s.busyByType.size()
+                   ? s.busyByType[static_cast<std::size_t>(typeIndex)]
+                   : 0;
+    };
+    const auto& u = run.utilization;
+    return stepLine(
+        u.size(), [&](std::size_t i) { return u[i].timeS; }, [&](std::size_t i) { return 100.0 * busyAt(u[i]) / gpus; },
+        std::max(run.makespanS, u.back().timeS), maxPoints);
+}
+
+bool hasSampleRates(const sim::RunResult& run)
+{
+    return std::any_of(run.rateSegments.begin(), run.rateSegments.end(),
+                       [](const sim::RateSegment& s) { return s.samplesPerS > 0; });
+}
+
+QVector<QPointF> throughputPoints(const std::vector<metrics::ThroughputPoint>& series, double endS, bool samples,
+                                  int maxPoints)
+{
+    if (series.empty())
+        return {};
+    return stepLine(
+        series.size(), [&](std::size_t i) { return series[i].timeS; },
+        [&](std::size_t i) { return samples ? series[i].samplesPerS : series[i].jobsPerS * 3600.0; },
+        std::max(endS, series.back().timeS), maxPoints);
 }
 
 std::vector<int> paretoFront(const std::vector<TradeoffPoint>& points, bool minimiseValue)

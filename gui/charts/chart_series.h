@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/metrics.h"
 #include "results/run_entry.h"
 #include "sim/run_result.h"
 
@@ -39,6 +40,17 @@ QVector<QPointF> cdfPoints(std::vector<double> values, bool positiveOnly = false
  * over `typeGpus` GPUs of that type. Long runs are averaged into `maxPoints` buckets.
  */
 QVector<QPointF> utilisationPoints(const sim::RunResult& run, int typeIndex, int typeGpus, int maxPoints = 1500);
+
+/** Whether the run's rates say how many training samples per second its jobs made (goodput sources do). */
+bool hasSampleRates(const sim::RunResult& run);
+
+/**
+ * The cluster's throughput over time (metrics::throughputOverTime) as a step line with x in hours: training
+ * samples per second (`samples`), else jobs' progress in jobs per hour (each job's rate over its whole work, so
+ * 1 means one job's worth of work done per hour). Long series are averaged into `maxPoints` buckets.
+ */
+QVector<QPointF> throughputPoints(const std::vector<metrics::ThroughputPoint>& series, double endS, bool samples,
+                                  int maxPoints = 1500);
 
 struct TradeoffPoint
 {

@@ -13,6 +13,8 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <algorithm>
+
 namespace orrery::gui {
 
 UtilisationChart::UtilisationChart(QWidget* parent) : QWidget(parent)
@@ -23,13 +25,20 @@ UtilisationChart::UtilisationChart(QWidget* parent) : QWidget(parent)
     connect(m_view, &ZoomableChartView::cursorClicked, this, [this](double hours) { emit timeClicked(hours * 3600); });
     m_view->chart()->legend()->setAlignment(Qt::AlignBottom);
     m_view->chart()->setMargins(QMargins(4, 4, 4, 4));
-    layout->addWidget(m_view);
+    layout->addWidget(m_view, 3);
+    m_throughput = new ZoomableChartView(new QChart, QChartView::HorizontalRubberBand);
+    connect(m_throughput, &ZoomableChartView::cursorClicked, this,
+            [this](double hours) { emit timeClicked(hours * 3600); });
+    m_throughput->chart()->legend()->hide();
+    m_throughput->chart()->setMargins(QMargins(4, 4, 4, 4));
+    layout->addWidget(m_throughput, 2);
     setRun(nullptr);
 }
 
 void UtilisationChart::setCursorTime(double timeS)
 {
     m_view->setCursorX(timeS / 3600);
+    m_throughput->setCursorX(timeS / 3600);
 }
 
 int UtilisationChart::seriesCount() const
@@ -39,6 +48,7 @@ int UtilisationChart::seriesCount() const
 
 void UtilisationChart::setRun(const RunEntry* run)
 {
+    setThroughput(run);
     QChart* chart = m_view->chart();
     chart->zoomReset();
     chart->removeAllSeries();
@@ -83,6 +93,45 @@ void UtilisationChart::setRun(const RunEntry* run)
                 colourForIndex(static_cast<int>(t) + 1), 1.2);
     }
     add(tr("all GPUs"), utilisationPoints(r, -1, r.totalGpus), QColor(30, 30, 30), 2.0);
+    applyRoundTicks(x, 0, std::max(r.makespanS, 1.0) / 3600.0);
+}
+
+void UtilisationChart::setThroughput(const RunEntry* run)
+{
+    QChart* chart = m_throughput->chart();
+    chart->zoomReset();
+    chart->removeAllSeries();
+    for (auto* axis : chart->axes())
+        chart->removeAxis(axis), delete axis;
+    const bool any = run && run->result && !run->result->rateSegments.empty();
+    m_throughput->setVisible(any);
+    if (!any)
+        return;
+    const auto& r = *run->result;
+    const bool samples = hasSampleRates(r);
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("time (hours)"));
+    auto* y = new QValueAxis;
+    y->setTitleText(samples ? tr("samples/s") : tr("jobs' work per hour"));
+    y->setLabelFormat(QStringLiteral("%.4g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->setTitle(samples ? tr("Throughput over time: training samples per second (goodput at the jobs' batch sizes)")
+                            : tr("Throughput over time: work done per hour, each job's work counted as 1"));
+    const QVector<QPointF> pts = throughputPoints(metrics::throughputOverTime(r), r.makespanS, samples);
+    auto* s = new QLineSeries;
+    s->setName(y->titleText());
+    s->replace(pts);
+    QPen pen(QColor(30, 30, 30));
+    pen.setWidthF(1.5);
+    s->setPen(pen);
+    chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
+    double top = 0;
+    for (const auto& p : pts)
+        top = std::max(top, p.y());
+    applyRoundTicks(y, 0, top > 0 ? top * 1.05 : 1.0);
     applyRoundTicks(x, 0, std::max(r.makespanS, 1.0) / 3600.0);
 }
 

@@ -31,7 +31,8 @@ ImportTraceDialog::ImportTraceDialog(JobRunner* runner, QWidget* parent) : QDial
     form->addRow(tr("&Format:"), m_format);
     auto* fileRow = new QHBoxLayout;
     m_file = new QLineEdit;
-    m_file->setPlaceholderText(tr("Gavel .trace, openb pod list, PAI task table, Helios cluster_log.csv, Philly csv"));
+    m_file->setPlaceholderText(tr("Gavel .trace, openb pod list, PAI task table, Helios cluster_log.csv, Philly csv, "
+                                  "Sia/Pollux or Tiresias csv"));
     auto* browse = new QPushButton(tr("&Browse..."));
     fileRow->addWidget(m_file, 1);
     fileRow->addWidget(browse);

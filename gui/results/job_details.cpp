@@ -75,6 +75,7 @@ JobDetails jobDetails(const sim::RunResult& run, int job, const hardware::Cluste
             }
         }
         a.gpuTypes = typeMix(gpus, knowsGpus ? cluster : nullptr);
+        a.samplesPerS = meanSamplesPerS(run, job, a.startS, a.endS);
         d.allocations.push_back(std::move(a));
     }
     for (const auto& e : run.jobEvents)
@@ -90,6 +91,27 @@ int findJobById(const sim::RunResult& run, const QString& id)
         if (run.jobs[i].id == key)
             return static_cast<int>(i);
     return -1;
+}
+
+double meanSamplesPerS(const sim::RunResult& run, int job, double fromS, double toS)
+{
+    if (!(toS > fromS))
+        return 0;
+    double samples = 0;
+    for (const auto& s : run.rateSegments)
+        if (s.job == job && s.samplesPerS > 0)
+            samples += s.samplesPerS * std::max(0.0, std::min(toS, s.endS) - std::max(fromS, s.startS));
+    return samples / (toS - fromS);
+}
+
+QString chosenBatch(const sim::RunResult& run, int job)
+{
+    if (job < 0 || job >= static_cast<int>(run.jobs.size()))
+        return {};
+    for (const auto& [k, v] : run.jobs[static_cast<std::size_t>(job)].extras)
+        if (k == "batch")
+            return QString::fromStdString(v);
+    return {};
 }
 
 QString jobDetailsHtml(const JobDetails& d)
@@ -132,17 +154,22 @@ QString jobDetailsHtml(const JobDetails& d)
     if (d.allocations.empty()) {
         out += tr("<p>None: it never ran.</p>");
     } else {
+        // Goodput runs say how many samples per second each allocation made: a column of its own then.
+        const bool goodput = std::any_of(d.allocations.begin(), d.allocations.end(),
+                                         [](const JobAllocation& a) { return a.samplesPerS > 0; });
         out += QStringLiteral("<table border='1' cellspacing='0' cellpadding='3'><tr><th>%1</th><th>%2</th><th>%3</th>"
-                              "<th>%4</th><th>%5</th></tr>")
-                   .arg(tr("From"), tr("To"), tr("GPUs"), tr("Type"), tr("Nodes"));
+                              "<th>%4</th><th>%5</th>%6</tr>")
+                   .arg(tr("From"), tr("To"), tr("GPUs"), tr("Type"), tr("Nodes"),
+                        goodput ? tr("<th>Goodput (samples/s)</th>") : QString());
         for (const auto& a : d.allocations) {
             QStringList ids;
             for (int g : a.gpus)
                 ids << QString::number(g);
-            out += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
+            out += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td>%6</tr>")
                        .arg(formatDuration(a.startS), formatDuration(a.endS),
                             QStringLiteral("%1 (%2)").arg(a.gpus.size()).arg(ids.join(QStringLiteral(", "))),
-                            html(a.gpuTypes), html(a.nodes.join(QStringLiteral(", "))));
+                            html(a.gpuTypes), html(a.nodes.join(QStringLiteral(", "))),
+                            goodput ? QStringLiteral("<td>%1</td>").arg(a.samplesPerS, 0, 'f', 1) : QString());
         }
         out += QStringLiteral("</table>");
     }

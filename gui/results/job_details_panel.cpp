@@ -58,6 +58,12 @@ void JobDetailsPanel::showJob(int job)
     m_browser->setHtml(m_run.result ? jobDetailsHtml(details) : tr("<p>No run selected.</p>"));
 }
 
+void JobDetailsPanel::findJob(const QString& id)
+{
+    m_find->setText(id);
+    find();
+}
+
 void JobDetailsPanel::find()
 {
     if (!m_run.result)

@@ -23,6 +23,8 @@ public:
 
     void setRun(const RunEntry* run);
     void showJob(int job);
+    /** Finds the job with this id in the run shown, as typing it in the find field and pressing Enter does. */
+    void findJob(const QString& id);
     int shownJob() const { return m_job; }
     QLineEdit* findField() const { return m_find; }
     QTextBrowser* browser() const { return m_browser; }

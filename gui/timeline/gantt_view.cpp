@@ -1,5 +1,7 @@
 #include "timeline/gantt_view.h"
 
+#include "results/job_details.h"
+
 #include "results/palette.h"
 
 #include <QHelpEvent>
@@ -434,12 +436,18 @@ QString GanttView::tooltipFor(int interval) const
         if (o.startS < i.endS && i.startS < o.endS)
             ++gpus;
     }
-    return tr("<b>%1</b> (%2%3)<br>start %4, end %5 (%6)<br>%7 GPUs%8")
+    // Goodput runs: what this stretch made, and the batch the policy chose.
+    QString goodput;
+    if (const double samples = meanSamplesPerS(run, i.job, i.startS, i.endS); samples > 0)
+        goodput = tr("<br>goodput %1 samples/s").arg(samples, 0, 'f', 1);
+    if (const QString batch = chosenBatch(run, i.job); !batch.isEmpty())
+        goodput += tr("<br>batch %1 (the policy's last choice)").arg(batch.toHtmlEscaped());
+    return tr("<b>%1</b> (%2%3)<br>start %4, end %5 (%6)<br>%7 GPUs%8%9")
         .arg(QString::fromStdString(job.id).toHtmlEscaped(), QString::fromStdString(job.model).toHtmlEscaped(),
              job.user.empty() ? QString() : tr(", user %1").arg(QString::fromStdString(job.user).toHtmlEscaped()),
              formatDuration(i.startS), formatDuration(i.endS), formatDuration(i.endS - i.startS))
         .arg(gpus)
-        .arg(job.gpuType.empty() ? QString() : tr(" of %1").arg(QString::fromStdString(job.gpuType)));
+        .arg(job.gpuType.empty() ? QString() : tr(" of %1").arg(QString::fromStdString(job.gpuType)), goodput);
 }
 
 bool GanttView::viewportEvent(QEvent* event)

@@ -33,6 +33,8 @@ class GanttView : public QAbstractScrollArea
 {
     Q_OBJECT
 public:
+    /** What hovering allocation interval `interval` of the run shows: job, stretch, GPUs, goodput and batch. */
+    QString tooltipFor(int interval) const;
     enum class ColourBy { Job, User, Model };
     Q_ENUM(ColourBy)
 
@@ -114,7 +116,6 @@ private:
     QColor barColour(int job) const;
     void updateScrollBars();
     void setGeometry(const TimelineGeometry& g);
-    QString tooltipFor(int interval) const;
     void paintAxis(QPainter& p);
     void paintRows(QPainter& p);
     void paintQueueTrack(QPainter& p);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 using orrery::test::cliPath;
@@ -40,15 +41,24 @@ struct Run
     std::vector<double> jcts; // by job index (= Tiresias job_id)
 };
 
-// Converts the trace for `nodes` nodes and simulates `policy`; per-job times come from the stored run's CSV.
+// A Tiresias cluster spec of one switch of `nodes` nodes of 4 GPUs (n32g4.csv cut to `nodes`), written into dir.
+std::string writeSpec(const QTemporaryDir& dir, int nodes)
+{
+    const std::string path = dir.filePath(QString("n%1g4.csv").arg(nodes)).toStdString();
+    std::ofstream(path) << "num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n1," << nodes
+                        << ",4,40,256\n";
+    return path;
+}
+
+// Imports the trace for `nodes` nodes (`orrery-cli import --format tiresias`, the spec via --nodes) and simulates
+// `policy`; per-job times come from the stored run's CSV.
 Run simulate(const QTemporaryDir& dir, int nodes, const std::string& policy)
 {
     const std::string scenario = dir.filePath(QString("n%1g4.json").arg(nodes)).toStdString();
-    const auto conv = runCommand({"python3", sourcePath("scripts/validation/tiresias_trace.py"),
-                                  sharedDataPath("tiresias/60_job.csv"), sharedDataPath("tiresias/n32g4.csv"),
-                                  "--nodes", std::to_string(nodes), "-o", scenario});
+    const auto conv = runCommand({cliPath(), "import", "--format", "tiresias", sharedDataPath("tiresias/60_job.csv"),
+                                  "--nodes", writeSpec(dir, nodes), "-o", scenario});
     if (conv.exitCode != 0)
-        qFatal("converter failed: %s", conv.err.c_str());
+        qFatal("import failed: %s", conv.err.c_str());
     const std::string db = dir.filePath("runs.sqlite").toStdString();
     const auto sim = runCommand({cliPath(), "simulate", scenario, "--policy", policy, "--json", "--db", db});
     if (sim.exitCode != 0)
@@ -126,6 +136,44 @@ private slots:
                 QFAIL(
                     qPrintable(QString("job %1: Orrery %2 s, Tiresias %3 s").arg(j).arg(run.jcts[j]).arg(kFifoN2[j])));
         QCOMPARE(run.makespan, 5747.0);
+    }
+
+    /** The product's import and the validation script (scripts/validation/tiresias_trace.py) write the same
+     *  cluster, jobs and options. */
+    void importAgreesWithTheValidationScript()
+    {
+        QTemporaryDir dir;
+        const std::string spec = writeSpec(dir, 2);
+        const std::string viaCli = dir.filePath("cli.json").toStdString();
+        const std::string viaPy = dir.filePath("py.json").toStdString();
+        const auto a = runCommand({cliPath(), "import", "--format", "tiresias", sharedDataPath("tiresias/60_job.csv"),
+                                   "--nodes", spec, "-o", viaCli});
+        QVERIFY2(a.exitCode == 0, a.err.c_str());
+        QVERIFY2(a.out.find("cluster spec n2g4.csv") != std::string::npos, a.out.c_str());
+        const auto b = runCommand({"python3", sourcePath("scripts/validation/tiresias_trace.py"),
+                                   sharedDataPath("tiresias/60_job.csv"), spec, "-o", viaPy});
+        QVERIFY2(b.exitCode == 0, b.err.c_str());
+        const auto cli = nlohmann::json::parse(std::ifstream(viaCli));
+        const auto py = nlohmann::json::parse(std::ifstream(viaPy));
+        const auto& jc = cli["workload"]["jobs"];
+        const auto& jp = py["workload"]["jobs"];
+        QCOMPARE(jc.size(), std::size_t(60));
+        QCOMPARE(jc.size(), jp.size());
+        for (std::size_t i = 0; i < jc.size(); ++i) {
+            QCOMPARE(jc[i]["id"].get<std::string>(), jp[i]["id"].get<std::string>());
+            QCOMPARE(jc[i]["arrival_s"].get<double>(), jp[i]["arrival_s"].get<double>());
+            QCOMPARE(jc[i]["gpus"].get<int>(), jp[i]["gpus"].get<int>());
+            QCOMPARE(jc[i]["duration_s"].get<double>(), jp[i]["duration_s"].get<double>());
+        }
+        int nodes = 0;
+        for (const auto& g : cli["cluster"]["nodes"]) {
+            QCOMPARE(g["gpus_per_node"].get<int>(), 4);
+            nodes += g["count"].get<int>();
+        }
+        QCOMPARE(nodes, 2);
+        // The scenario writer leaves out an option at its default (load_time_s 0).
+        for (const char* key : {"restart_penalty_s", "load_time_s", "cross_node_slowdown"})
+            QCOMPARE(cli["options"].value(key, 0.0), py["options"][key].get<double>());
     }
 
     void sameQueuePreemptionIsWhatSeparatesTheDefault()

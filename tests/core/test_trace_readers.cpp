@@ -8,6 +8,7 @@
 #include "workload/openb_trace.h"
 #include "workload/pai_trace.h"
 #include "workload/philly_trace.h"
+#include "workload/tiresias_trace.h"
 #include "workload/trace_reader.h"
 
 #include <fstream>
@@ -531,12 +532,87 @@ private slots:
                  std::string("nodes.csv:100002: more than 100000 GPU nodes: a cluster may have at most that many"));
     }
 
+    void tiresias()
+    {
+        // Columns by name: tf_job.csv's layout, rows out of arrival order, extra columns read past.
+        const TraceRead r = parseTiresiasTrace("job_id,num_gpu,submit_time,start_time,duration,model_size\n"
+                                               "10,12,11,14,20,400\n"
+                                               "11,1,5,7,3.5,1\n",
+                                               "tf_job.csv");
+        QCOMPARE(r.rows, 2);
+        QCOMPARE(r.jobs.size(), std::size_t(2));
+        QCOMPARE(r.jobs[0].id, std::string("11"));
+        QCOMPARE(r.jobs[0].arrivalS, 5.0);
+        QCOMPARE(r.jobs[0].durationS, 3.5);
+        QCOMPARE(r.jobs[1].gpus, 12);
+        QVERIFY(r.jobs[1].kind == JobKind::Fixed);
+        QCOMPARE(parseTiresiasTrace("job_id,num_gpu,submit_time,duration\n1,1,0,5\n2,1,1,5\n3,1,2,5\n", "t.csv", 2)
+                     .jobs.size(),
+                 std::size_t(2));
+
+        // A repeated id is a second job (Tiresias' tf_job.csv lists job 10 twice).
+        QCOMPARE(parseTiresiasTrace("job_id,num_gpu,submit_time,duration\n1,1,0,5\n1,2,3,4\n", "t.csv").jobs.size(),
+                 std::size_t(2));
+        QVERIFY(errorOf([] {
+                    parseTiresiasTrace("job_id,num_gpu,submit_time,duration\n1,0,0,5\n", "t.csv");
+                }).rfind("t.csv:2: num_gpu", 0) == 0);
+        QVERIFY(errorOf([] {
+                    parseTiresiasTrace("job_id,num_gpu,submit_time,duration\n1,1,0,0\n", "t.csv");
+                }).rfind("t.csv:2: duration", 0) == 0);
+        QVERIFY(errorOf([] { parseTiresiasTrace("duration\n121\n", "yarn-gput1000.csv"); }).find("job_id") !=
+                std::string::npos);
+
+        // The cluster spec: switches x nodes per switch, each switch a rack; CPU and memory read past.
+        const auto groups = parseTiresiasClusterSpec(
+            "num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n5,32,8,128,256\n", "n160g8.csv",
+            "v100-16gb");
+        QCOMPARE(groups.size(), std::size_t(1));
+        QCOMPARE(groups[0].count, 160);
+        QCOMPARE(groups[0].gpusPerNode, 8);
+        QCOMPARE(groups[0].gpuType, std::string("v100-16gb"));
+        QCOMPARE(groups[0].racks.size(), std::size_t(160));
+        QCOMPARE(groups[0].racks[31], std::string("switch-0"));
+        QCOMPARE(groups[0].racks[32], std::string("switch-1"));
+        QVERIFY(parseTiresiasClusterSpec("num_switch,num_node_p_switch,num_gpu_p_node\n1,16,4\n", "c.csv", "v100")
+                    .front()
+                    .racks.empty());
+        QVERIFY(errorOf([] {
+                    parseTiresiasClusterSpec("num_switch,num_node_p_switch,num_gpu_p_node\n1,2,4\n1,2,4\n", "c.csv",
+                                             "v100");
+                }).find("one cluster row") != std::string::npos);
+        QVERIFY(errorOf([] {
+                    parseTiresiasClusterSpec("num_switch,num_node_p_switch,num_gpu_p_node\n100000,100000,8\n", "c.csv",
+                                             "v100");
+                }).rfind("c.csv:2: more than 100000 GPU nodes", 0) == 0);
+    }
+
+    void tiresiasRealFiles()
+    {
+        const std::string jobs60 = test::sharedDataPath("tiresias/60_job.csv");
+        if (jobs60.empty())
+            QSKIP("shared data not present");
+        const TraceRead r = readTiresiasTrace(jobs60);
+        QCOMPARE(r.jobs.size(), std::size_t(60));
+        QCOMPARE(r.jobs[1].gpus, 8); // job 1: 8 GPUs at 30 s, 147 s
+        QCOMPARE(r.jobs[1].arrivalS, 30.0);
+        QCOMPARE(r.jobs[1].durationS, 147.0);
+        const int tfLines = manifestLines("tiresias/tf_job.csv");
+        const TraceRead tf = readTiresiasTrace(test::sharedDataPath("tiresias/tf_job.csv"));
+        if (tfLines > 0)
+            QCOMPARE(tf.rows, tfLines - 1);
+        QCOMPARE(tf.jobs.size(), std::size_t(2)); // job 10, twice
+        for (const char* spec : {"cluster_spec.csv", "n1g4.csv", "n32g4.csv", "n160g8.csv", "n256g8.csv"})
+            QVERIFY(
+                readTiresiasClusterSpec(test::sharedDataPath(std::string("tiresias/") + spec), "v100").front().count >
+                0);
+    }
+
     void dispatcher()
     {
-        QCOMPARE(traceFormats().size(), std::size_t(7));
+        QCOMPARE(traceFormats().size(), std::size_t(8));
         QCOMPARE(errorOf([] { readTrace("slurm", "x"); }),
-                 std::string("unknown trace format \"slurm\" (expected gavel, openb, pai, helios, philly, sia or "
-                             "pollux)"));
+                 std::string("unknown trace format \"slurm\" (expected gavel, openb, pai, helios, philly, sia, "
+                             "pollux or tiresias)"));
         const std::string path = test::sharedDataPath("gavel/traces/msr_seed0_0e4a51.trace");
         if (path.empty())
             QSKIP("shared data not present");

@@ -94,6 +94,41 @@ private slots:
         QCOMPARE(jobDetails(*run(), 7, c.get()).index, -1);
     }
 
+    /** Goodput runs (Sia, Pollux): the samples per second of each allocation and the policy's batch, in the
+     *  details and in the Gantt's tooltip; runs without them show neither. */
+    void goodputAndBatchOfAGoodputRun()
+    {
+        auto r = std::make_shared<sim::RunResult>(*run());
+        // Job b: 120 samples/s over [100, 250], 200 over [250, 400]; 80 over its second allocation.
+        r->rateSegments = {{1, 100, 250, 1.0, 120.0}, {1, 250, 400, 1.0, 200.0}, {1, 500, 900, 1.0, 80.0}};
+        r->jobs[1].extras = {{"batch", "512"}};
+        QCOMPARE(meanSamplesPerS(*r, 1, 100, 400), 160.0);
+        QCOMPARE(meanSamplesPerS(*r, 0, 0, 50), 0.0);
+        QCOMPARE(chosenBatch(*r, 1), QStringLiteral("512"));
+        QVERIFY(chosenBatch(*r, 0).isEmpty());
+        const auto c = cluster();
+        const JobDetails d = jobDetails(*r, 1, c.get());
+        QCOMPARE(d.allocations[0].samplesPerS, 160.0);
+        QCOMPARE(d.allocations[1].samplesPerS, 80.0);
+        const QString html = jobDetailsHtml(d);
+        QVERIFY(html.contains(QStringLiteral("Goodput (samples/s)")));
+        QVERIFY(html.contains(QStringLiteral("<td>160.0</td>")));
+        QVERIFY(!jobDetailsHtml(jobDetails(*run(), 1, c.get())).contains(QStringLiteral("Goodput")));
+
+        RunEntry entry;
+        entry.name = QStringLiteral("sia");
+        entry.result = r;
+        entry.cluster = c;
+        GanttView gantt;
+        gantt.setRun(&entry);
+        const auto first = std::find_if(r->intervals.begin(), r->intervals.end(),
+                                        [](const sim::AllocationInterval& iv) { return iv.job == 1; });
+        const QString tip = gantt.tooltipFor(static_cast<int>(first - r->intervals.begin()));
+        QVERIFY2(tip.contains(QStringLiteral("goodput 160.0 samples/s")) && tip.contains(QStringLiteral("batch 512")),
+                 qPrintable(tip));
+        QVERIFY(!gantt.tooltipFor(0).contains(QStringLiteral("goodput")));
+    }
+
     void findByIdAndShow()
     {
         RunEntry e;

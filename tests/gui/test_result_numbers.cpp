@@ -173,6 +173,55 @@ private slots:
     }
 
     /**
+     * The throughput chart under the utilisation chart: samples per second where the rates say (goodput runs),
+     * else the jobs' progress per hour; the plotted steps are core's throughputOverTime.
+     */
+    void throughputChartFollowsTheRates()
+    {
+        auto run = std::make_shared<sim::RunResult>();
+        run->policy = "sia";
+        run->jobs.resize(2);
+        run->makespanS = 150;
+        // job 0: 50 samples/s over [0, 100]; job 1: 20 samples/s over [50, 150] at work rate 2.
+        run->rateSegments = {{0, 0, 100, 1.0, 50.0}, {1, 50, 150, 2.0, 20.0}};
+        QVERIFY(hasSampleRates(*run));
+        const auto series = metrics::throughputOverTime(*run);
+        const QVector<QPointF> pts = throughputPoints(series, run->makespanS, true);
+        const auto levelAt = [&](double hours) {
+            double y = -1;
+            for (const auto& p : pts)
+                if (p.x() <= hours + 1e-12)
+                    y = p.y();
+            return y;
+        };
+        QCOMPARE(levelAt(10 / 3600.0), 50.0);
+        QCOMPARE(levelAt(60 / 3600.0), 70.0);
+        QCOMPARE(levelAt(120 / 3600.0), 20.0);
+        QCOMPARE(pts.back().x(), 150 / 3600.0);
+        // Without samples: each job's work counted as 1, per hour. Job 0 did 100 units in 100 s: 36 jobs/h.
+        const QVector<QPointF> progress = throughputPoints(series, run->makespanS, false);
+        QCOMPARE(progress[1].y(), 36.0);
+
+        RunEntry entry;
+        entry.name = QStringLiteral("sia");
+        entry.result = run;
+        UtilisationChart chart;
+        chart.setRun(&entry);
+        QVERIFY(!chart.throughputView()->isHidden());
+        const auto plotted = chart.throughputView()->chart()->series();
+        QCOMPARE(plotted.size(), 1);
+        QCOMPARE(qobject_cast<QLineSeries*>(plotted[0])->points().size(), pts.size());
+        QCOMPARE(plotted[0]->name(), QStringLiteral("samples/s"));
+        run->rateSegments[0].samplesPerS = 0;
+        run->rateSegments[1].samplesPerS = 0;
+        QVERIFY(!hasSampleRates(*run));
+        chart.setRun(&entry);
+        QCOMPARE(chart.throughputView()->chart()->series()[0]->name(), QStringLiteral("jobs' work per hour"));
+        chart.setRun(nullptr);
+        QVERIFY(chart.throughputView()->isHidden());
+    }
+
+    /**
      * One run, shown in Compare runs (MetricsTableModel) and in Stored runs (StoredRunModel): the same
      * texts, and the numbers core/metrics computes (Gavel-compat exclusions left out of the mean JCT,
      * p95 interpolated, slowdown and finish-time fairness apart).
