@@ -495,7 +495,7 @@ void MainWindow::showCurrentRun()
     m_jobDetails->setRun(run);
     m_clusterAtTime->setRun(run);
     m_utilisation->setRun(run);
-    if (run && !m_pendingJob.isEmpty()) {
+    if (run && run->result && !m_pendingJob.isEmpty()) {
         m_jobDetails->findJob(std::exchange(m_pendingJob, QString()));
         m_jobDetails->parentWidget()->raise(); // its dock
     }

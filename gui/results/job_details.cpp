@@ -154,13 +154,13 @@ QString jobDetailsHtml(const JobDetails& d)
     if (d.allocations.empty()) {
         out += tr("<p>None: it never ran.</p>");
     } else {
-        // Goodput runs say how many samples per second each allocation made: a column of its own then.
+        // Runs whose source reports training samples per second (goodput jobs, model jobs): a column of its own.
         const bool goodput = std::any_of(d.allocations.begin(), d.allocations.end(),
                                          [](const JobAllocation& a) { return a.samplesPerS > 0; });
         out += QStringLiteral("<table border='1' cellspacing='0' cellpadding='3'><tr><th>%1</th><th>%2</th><th>%3</th>"
                               "<th>%4</th><th>%5</th>%6</tr>")
                    .arg(tr("From"), tr("To"), tr("GPUs"), tr("Type"), tr("Nodes"),
-                        goodput ? tr("<th>Goodput (samples/s)</th>") : QString());
+                        goodput ? tr("<th>Samples/s</th>") : QString());
         for (const auto& a : d.allocations) {
             QStringList ids;
             for (int g : a.gpus)

@@ -41,6 +41,9 @@ JobDetailsPanel::JobDetailsPanel(QWidget* parent) : QWidget(parent)
 
 void JobDetailsPanel::setRun(const RunEntry* run)
 {
+    // The job shown stays shown in the next run when it has a job of that id: switching runs compares one job.
+    const std::string shownId =
+        m_run.result && m_job >= 0 ? m_run.result->jobs[static_cast<std::size_t>(m_job)].id : std::string();
     m_run = run ? *run : RunEntry{};
     QStringList ids;
     if (m_run.result)
@@ -48,7 +51,7 @@ void JobDetailsPanel::setRun(const RunEntry* run)
             ids << QString::fromStdString(j.id);
     static_cast<QStringListModel*>(m_find->completer()->model())->setStringList(ids);
     m_message->hide();
-    showJob(-1);
+    showJob(shownId.empty() || !m_run.result ? -1 : findJobById(*m_run.result, QString::fromStdString(shownId)));
 }
 
 void JobDetailsPanel::showJob(int job)

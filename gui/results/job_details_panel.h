@@ -21,6 +21,7 @@ class JobDetailsPanel : public QWidget
 public:
     explicit JobDetailsPanel(QWidget* parent = nullptr);
 
+    /** Shows this run; the job shown stays shown when the run has a job of the same id. */
     void setRun(const RunEntry* run);
     void showJob(int job);
     /** Finds the job with this id in the run shown, as typing it in the find field and pressing Enter does. */

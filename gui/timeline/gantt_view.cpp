@@ -436,10 +436,11 @@ QString GanttView::tooltipFor(int interval) const
         if (o.startS < i.endS && i.startS < o.endS)
             ++gpus;
     }
-    // Goodput runs: what this stretch made, and the batch the policy chose.
+    // Where the source reports samples per second (goodput and model jobs): what this stretch made; and the batch
+    // a batch-tuning policy chose.
     QString goodput;
     if (const double samples = meanSamplesPerS(run, i.job, i.startS, i.endS); samples > 0)
-        goodput = tr("<br>goodput %1 samples/s").arg(samples, 0, 'f', 1);
+        goodput = tr("<br>%1 samples/s").arg(samples, 0, 'f', 1);
     if (const QString batch = chosenBatch(run, i.job); !batch.isEmpty())
         goodput += tr("<br>batch %1 (the policy's last choice)").arg(batch.toHtmlEscaped());
     return tr("<b>%1</b> (%2%3)<br>start %4, end %5 (%6)<br>%7 GPUs%8%9")

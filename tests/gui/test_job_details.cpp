@@ -94,8 +94,8 @@ private slots:
         QCOMPARE(jobDetails(*run(), 7, c.get()).index, -1);
     }
 
-    /** Goodput runs (Sia, Pollux): the samples per second of each allocation and the policy's batch, in the
-     *  details and in the Gantt's tooltip; runs without them show neither. */
+    /** Runs whose rates report samples per second (goodput runs: Sia, Pollux): each allocation's, and the policy's
+     *  batch, in the details and in the Gantt's tooltip; runs without them show neither. */
     void goodputAndBatchOfAGoodputRun()
     {
         auto r = std::make_shared<sim::RunResult>(*run());
@@ -111,9 +111,9 @@ private slots:
         QCOMPARE(d.allocations[0].samplesPerS, 160.0);
         QCOMPARE(d.allocations[1].samplesPerS, 80.0);
         const QString html = jobDetailsHtml(d);
-        QVERIFY(html.contains(QStringLiteral("Goodput (samples/s)")));
+        QVERIFY(html.contains(QStringLiteral("<th>Samples/s</th>")));
         QVERIFY(html.contains(QStringLiteral("<td>160.0</td>")));
-        QVERIFY(!jobDetailsHtml(jobDetails(*run(), 1, c.get())).contains(QStringLiteral("Goodput")));
+        QVERIFY(!jobDetailsHtml(jobDetails(*run(), 1, c.get())).contains(QStringLiteral("Samples/s")));
 
         RunEntry entry;
         entry.name = QStringLiteral("sia");
@@ -124,9 +124,9 @@ private slots:
         const auto first = std::find_if(r->intervals.begin(), r->intervals.end(),
                                         [](const sim::AllocationInterval& iv) { return iv.job == 1; });
         const QString tip = gantt.tooltipFor(static_cast<int>(first - r->intervals.begin()));
-        QVERIFY2(tip.contains(QStringLiteral("goodput 160.0 samples/s")) && tip.contains(QStringLiteral("batch 512")),
+        QVERIFY2(tip.contains(QStringLiteral("160.0 samples/s")) && tip.contains(QStringLiteral("batch 512")),
                  qPrintable(tip));
-        QVERIFY(!gantt.tooltipFor(0).contains(QStringLiteral("goodput")));
+        QVERIFY(!gantt.tooltipFor(0).contains(QStringLiteral("samples/s")));
     }
 
     void findByIdAndShow()
@@ -158,6 +158,23 @@ private slots:
         const auto* message = panel.findChild<QLabel*>();
         QVERIFY(message && message->text().contains(QStringLiteral("No job \"nope\" in fifo")));
         QCOMPARE(panel.shownJob(), 1); // the last job found stays shown
+
+        // Another run with a job of that id shows it there (one job compared across runs); one without it clears.
+        RunEntry other = e;
+        other.name = QStringLiteral("sjf");
+        auto reordered = std::make_shared<sim::RunResult>(*e.result);
+        std::swap(reordered->jobs[0], reordered->jobs[1]);
+        other.result = reordered;
+        panel.setRun(&other);
+        QCOMPARE(panel.shownJob(), 0);
+        auto without = std::make_shared<sim::RunResult>(*e.result);
+        without->jobs[0].id = "x";
+        without->jobs[1].id = "y";
+        other.result = without;
+        panel.setRun(&other);
+        QCOMPARE(panel.shownJob(), -1);
+        panel.findJob(QStringLiteral("y"));
+        QCOMPARE(panel.shownJob(), 1);
     }
 
     /** The Gantt says what its colours mean, and writes job ids inside bars wide enough to hold them. */
