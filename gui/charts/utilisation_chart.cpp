@@ -116,8 +116,9 @@ void UtilisationChart::setThroughput(const RunEntry* run)
     y->setLabelFormat(QStringLiteral("%.4g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    chart->setTitle(samples ? tr("Throughput over time: training samples per second (goodput at the jobs' batch sizes)")
-                            : tr("Throughput over time: work done per hour, each job's work counted as 1"));
+    chart->setTitle(samples
+                        ? tr("Throughput over time: training samples per second (goodput where the source models it)")
+                        : tr("Throughput over time: work done per hour, each job's work counted as 1"));
     const QVector<QPointF> pts = throughputPoints(metrics::throughputOverTime(r), r.makespanS, samples);
     auto* s = new QLineSeries;
     s->setName(y->titleText());
