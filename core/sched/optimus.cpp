@@ -1,6 +1,7 @@
 #include "sched/interval_rounds.h"
 #include "sched/queue_reasons.h"
 #include "sched/registry.h"
+#include "sched/single_type_composition.h"
 
 #include <fmt/format.h>
 
@@ -162,13 +163,7 @@ private:
             if (used == 0)
                 continue;
             const int perNode = std::max(1, w.maxGpusPerNode(t));
-            sim::Composition comp;
-            const double packed = w.rate(j, t, used);
-            comp.parts.push_back({&w.type(t), t, count, packed});
-            comp.gpus = count;
-            comp.usedGpus = used;
-            comp.nodes = (count + perNode - 1) / perNode;
-            comp.packedRate = packed;
+            const sim::Composition comp = singleTypeComposition(w, j, t, count, (count + perNode - 1) / perNode);
             best = std::max(best, w.source().planRate(w.jobs()[static_cast<std::size_t>(j)], comp, sim::Plan{},
                                                       std::clamp(view.progress(j), 0.0, 1.0)));
         }

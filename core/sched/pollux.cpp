@@ -9,6 +9,7 @@
 #include "sched/interval_rounds.h"
 #include "sched/queue_reasons.h"
 #include "sched/registry.h"
+#include "sched/single_type_composition.h"
 
 #include "io/error.h"
 #include "util/portable_random.h"
@@ -204,15 +205,9 @@ private:
     sim::Plan bestPlan(const sim::View& view, int j, int t, int replicas, int nodes) const
     {
         const auto& w = view.workload();
-        const int used = w.usableGpus(j, replicas);
-        sim::Composition comp;
-        const double packed = used > 0 ? w.rate(j, t, used) : 0;
-        comp.parts.push_back({&w.type(t), t, replicas, packed});
-        comp.gpus = replicas;
-        comp.usedGpus = used;
-        comp.nodes = nodes;
-        comp.packedRate = packed;
-        return w.source().bestPlan(w.jobs()[static_cast<std::size_t>(j)], comp, std::clamp(view.progress(j), 0.0, 1.0));
+        return w.source().bestPlan(w.jobs()[static_cast<std::size_t>(j)],
+                                   singleTypeComposition(w, j, t, replicas, nodes),
+                                   std::clamp(view.progress(j), 0.0, 1.0));
     }
 
     // ---- the search ----

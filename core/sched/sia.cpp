@@ -3,6 +3,7 @@
 #include "sched/queue_reasons.h"
 #include "sched/registry.h"
 #include "sched/sia_ilp.h"
+#include "sched/single_type_composition.h"
 
 #include <fmt/format.h>
 
@@ -184,16 +185,9 @@ private:
             for (int g : cs) {
                 if (g > view.totalGpus(t) || !view.accepts(j, g))
                     continue;
-                sim::Composition comp;
-                const int used = w.usableGpus(j, g);
-                // The composition PreparedWorkload::allocationRate would make of g GPUs of type t packed on whole
-                // nodes (the locality factor aside, which is the same for every configuration of a span).
-                const double packed = used > 0 ? w.rate(j, t, used) : 0;
-                comp.parts.push_back({&w.type(t), t, g, packed});
-                comp.gpus = g;
-                comp.usedGpus = used;
-                comp.nodes = (g + perNode - 1) / perNode;
-                comp.packedRate = packed;
+                // g GPUs of type t packed on whole nodes (the locality factor aside, which is the same for every
+                // configuration of a span).
+                const sim::Composition comp = singleTypeComposition(w, j, t, g, (g + perNode - 1) / perNode);
                 sim::Plan plan;
                 const bool isCurrent = t == curType && g == curGpus;
                 if (isCurrent)

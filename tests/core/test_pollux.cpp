@@ -7,7 +7,6 @@
 #include "sim/prepare_scenario.h"
 #include "sim/simulator.h"
 #include "sim_test_helpers.h"
-#include "workload/pollux_workload.h"
 
 #include <map>
 #include <rapidcheck.h>
@@ -147,26 +146,9 @@ private slots:
         const std::string profiles = test::sharedDataPath("sia/profiles");
         if (path.empty() || profiles.empty())
             QSKIP("shared data not present");
-        const auto read = workload::readPolluxWorkload(path, 12);
-        nlohmann::json doc = {
-            {"format", "orrery-scenario"},
-            {"version", 1},
-            {"name", "pollux6"},
-            {"cluster", {{"nodes", {{{"name", "t4"}, {"gpu", "t4"}, {"count", 16}, {"gpus_per_node", 4}}}}}},
-            {"workload", {{"jobs", nlohmann::json::array()}}},
-            {"options",
-             {{"round_s", 60},
-              {"cross_node_slowdown", 1.0},
-              {"restart_penalty_s", 30},
-              {"goodput_profiles", profiles}}}};
-        for (const auto& j : read.jobs)
-            doc["workload"]["jobs"].push_back({{"id", j.id},
-                                               {"arrival_s", j.arrivalS},
-                                               {"gpus", j.gpus},
-                                               {"application", j.application},
-                                               {"batch", j.batchSize},
-                                               {"min_gpus", 1},
-                                               {"max_gpus", 32}});
+        const nlohmann::json cluster = {
+            {"nodes", {{{"name", "t4"}, {"gpu", "t4"}, {"count", 16}, {"gpus_per_node", 4}}}}};
+        const auto doc = test::goodputScenarioJson(path, 12, cluster, {{"restart_penalty_s", 30}}, 32, profiles);
         const auto prepared = sim::prepareScenario(io::parseScenario(doc, "pollux6.json"));
         const auto r = run(prepared, "pollux:population=20:generations=10");
         bool tuned = false;

@@ -19,26 +19,10 @@ namespace {
 // A scenario of the first `jobs` rows of a Sia/Pollux workload on a cluster spec, with the shared profiles.
 io::Scenario goodputScenario(const std::string& workload, int jobs, const std::string& clusterJson)
 {
-    const auto read = workload::readPolluxWorkload(workload, jobs);
-    nlohmann::json doc = {{"format", "orrery-scenario"},
-                          {"version", 1},
-                          {"name", "t"},
-                          {"cluster", nlohmann::json::parse(clusterJson)},
-                          {"workload", {{"jobs", nlohmann::json::array()}}},
-                          {"options",
-                           {{"round_s", 60},
-                            {"cross_node_slowdown", 1.0},
-                            {"restart_model", "sia"},
-                            {"goodput_profiles", test::sharedDataPath("sia/profiles")}}}};
-    for (const auto& j : read.jobs)
-        doc["workload"]["jobs"].push_back({{"id", j.id},
-                                           {"arrival_s", j.arrivalS},
-                                           {"gpus", j.gpus},
-                                           {"application", j.application},
-                                           {"batch", j.batchSize},
-                                           {"min_gpus", 1},
-                                           {"max_gpus", 16}});
-    return io::parseScenario(doc, "t.json");
+    return io::parseScenario(test::goodputScenarioJson(workload, jobs, nlohmann::json::parse(clusterJson),
+                                                       {{"restart_model", "sia"}}, 16,
+                                                       test::sharedDataPath("sia/profiles")),
+                             "t.json");
 }
 
 const char* kSiaCluster = R"({"nodes": [{"name": "t4", "gpu": "t4", "count": 2, "gpus_per_node": 4},
