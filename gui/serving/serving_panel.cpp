@@ -41,23 +41,22 @@ namespace orrery::gui {
 
 namespace {
 
-const QString kTaskKey = QStringLiteral("serving");
-
 /** The store opened as the GUI reads stores: read-only, or migrated once when it is of an older schema. */
 template <class Fn> auto withStoreForReading(const std::string& path, Fn&& fn)
 {
     std::lock_guard lock(RunSaver::storeMutex());
     store::RunStore::Options options;
     options.access = store::RunStore::Access::ReadOnly;
+    std::optional<store::RunStore> db;
     try {
-        store::RunStore db(path, options);
-        return fn(db);
+        db.emplace(path, options);
     } catch (const Error&) {
         // An older schema is refused read-only; a foreign or damaged file is refused again below with the store's
         // own message naming it.
     }
-    store::RunStore db(path);
-    return fn(db);
+    if (!db)
+        db.emplace(path);
+    return fn(*db);
 }
 
 /** The progress a worker gives to core: its fraction to the task, its stop token from the task. */
@@ -218,6 +217,12 @@ ServingPanel::ServingPanel(JobRunner* runner, QString databasePath, QWidget* par
     refreshStored();
 }
 
+QString ServingPanel::taskKey(const QString& what) const
+{
+    // Per panel: keys are latest-wins across a JobRunner, and two panels may share one (tests).
+    return QStringLiteral("%1-%2").arg(what).arg(reinterpret_cast<quintptr>(this));
+}
+
 void ServingPanel::setDefaultValues()
 {
     switch (static_cast<serve::CurveAxis>(m_axis->currentData().toInt())) {
@@ -284,7 +289,7 @@ void ServingPanel::place()
     const serve::ServingSpec spec = m_inputs->spec();
     const std::string title = serve::methodTitle(spec.method);
     m_task = m_runner->start<serve::ServingRun>(
-        kTaskKey,
+        taskKey(QStringLiteral("serving")),
         [spec, title](TaskContext& ctx) {
             const util::Progress progress = progressOf(ctx, "searching (" + title + ")");
             return serve::runServing(spec, &progress);
@@ -319,7 +324,7 @@ void ServingPanel::computeCurves()
     const auto axis = static_cast<serve::CurveAxis>(m_axis->currentData().toInt());
     const std::vector<std::string> methods = serve::placementMethods();
     m_task = m_runner->start<serve::AttainmentCurves>(
-        kTaskKey,
+        taskKey(QStringLiteral("serving")),
         [spec, axis, values, methods](TaskContext& ctx) {
             const util::Progress progress = progressOf(ctx, fmt::format("{} points", values.size() * methods.size()));
             return serve::attainmentCurves(spec, axis, values, methods, &progress);
@@ -427,7 +432,7 @@ void ServingPanel::refreshStored()
 {
     const std::string path = m_path.toStdString();
     m_runner->start<std::vector<store::ServingRunRow>>(
-        QStringLiteral("serving-list"),
+        taskKey(QStringLiteral("serving-list")),
         [path](TaskContext&) {
             if (path.empty() || !std::filesystem::exists(path))
                 return std::vector<store::ServingRunRow>();
@@ -460,7 +465,7 @@ void ServingPanel::loadStored(qint64 id)
 {
     const std::string path = m_path.toStdString();
     m_runner->start<serve::ServingRun>(
-        QStringLiteral("serving-load"),
+        taskKey(QStringLiteral("serving-load")),
         [path, id](TaskContext&) {
             return withStoreForReading(
                 path, [id](store::RunStore& db) { return store::loadServingRun(db.connection(), id); });

@@ -96,6 +96,7 @@ private:
     void setBusy(bool busy, const QString& what = {});
     void showMessage(const QString& text, bool error = false);
     void setDefaultValues();
+    QString taskKey(const QString& what) const;
 
     JobRunner* m_runner;
     QString m_path;

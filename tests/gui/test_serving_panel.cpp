@@ -204,7 +204,7 @@ private slots:
         connect(&tick, &QTimer::timeout, [&ticks] { ++ticks; });
         tick.start(20);
         QTest::qWait(800);
-        QVERIFY2(ticks >= 20, qPrintable(QString::number(ticks)));
+        QVERIFY2(ticks >= 10, qPrintable(QString::number(ticks))); // 40 on an idle machine; a frozen GUI: 0 or 1
         QVERIFY(panel.isBusy());
         QElapsedTimer clock;
         clock.start();
