@@ -29,6 +29,7 @@
 #include "runs/run_manager_panel.h"
 #include "runs/run_saver.h"
 #include "runs/store_browser.h"
+#include "serving/serving_panel.h"
 #include "store/default_path.h"
 #include "sweeps/sweeps_panel.h"
 
@@ -151,6 +152,8 @@ void MainWindow::createViews()
     m_tabs->addTab(m_provisioning, tr("Provisioning"));
     m_sweeps = new SweepsPanel(m_runner, m_saver->databasePath());
     m_tabs->addTab(m_sweeps, tr("Sweeps"));
+    m_serving = new ServingPanel(m_runner, m_saver->databasePath());
+    m_tabs->addTab(m_serving, tr("Serving"));
     setCentralWidget(m_tabs);
 }
 
@@ -506,6 +509,7 @@ void MainWindow::setDatabasePath(const QString& path)
     m_saver->setDatabasePath(path);
     m_storeBrowser->setDatabasePath(path);
     m_sweeps->setDatabasePath(path);
+    m_serving->setDatabasePath(path);
     QSettings().setValue(QStringLiteral("store/path"), path);
     statusBar()->showMessage(tr("Runs are stored in %1").arg(path), 5000);
 }

@@ -27,6 +27,7 @@ class RunHistoryPanel;
 class RunLibrary;
 class RunManagerPanel;
 class RunSaver;
+class ServingPanel;
 class StoreBrowser;
 class SweepsPanel;
 class ScenarioDocument;
@@ -64,6 +65,8 @@ public:
     JobDetailsPanel* jobDetails() const { return m_jobDetails; }
     /** The Sweeps tab (docs/sweeps.md, "In the GUI"). */
     SweepsPanel* sweepsPanel() const { return m_sweeps; }
+    /** The Serving tab (AlpaServe, docs/gui.md "The Serving tab"). */
+    ServingPanel* servingPanel() const { return m_serving; }
     /** Tools > Profile this GPU... and Load Calibration... */
     ProfileController* profileController() const { return m_profile; }
     /** Reads and writes runs in this SQLite file from now on (kept in the settings). */
@@ -133,6 +136,7 @@ private:
     JobDetailsPanel* m_jobDetails = nullptr;
     QString m_pendingJob;
     SweepsPanel* m_sweeps = nullptr;
+    ServingPanel* m_serving = nullptr;
     ProfileController* m_profile = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

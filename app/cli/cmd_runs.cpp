@@ -271,11 +271,15 @@ void registerRunsCommands(CLI::App& app)
                        {"copied", report.copied()},
                        {"already_present", report.alreadyPresent()},
                        {"still_running", report.stillRunning()},
+                       {"serving_copied", report.servingCopied()},
                        {"sources", sources}});
         } else {
             std::cout << fmt::format("merged {} store{} into {}: {} run{} copied, {} already there",
                                      report.sources.size(), report.sources.size() == 1 ? "" : "s", db.path(),
                                      report.copied(), report.copied() == 1 ? "" : "s", report.alreadyPresent());
+            if (report.servingCopied() > 0)
+                std::cout << fmt::format(", {} serving run{} copied", report.servingCopied(),
+                                         report.servingCopied() == 1 ? "" : "s");
             if (report.stillRunning() > 0)
                 std::cout << fmt::format(", {} still being written (left out; merge again once they end)",
                                          report.stillRunning());

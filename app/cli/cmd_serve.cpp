@@ -1,21 +1,22 @@
 // orrery-cli serve place|simulate: AlpaServe's placement and request simulation (docs/serving.md).
 #include "cli.h"
 #include "count_arg.h"
+#include "run_db.h"
 
 #include "hardware/gpu_catalog.h"
 #include "io/error.h"
 #include "io/json_reader.h"
-#include "serve/arrivals.h"
-#include "serve/clockwork.h"
-#include "serve/maf_trace.h"
+#include "io/serving_csv.h"
 #include "serve/placement_json.h"
-#include "serve/placement_search.h"
 #include "serve/serving_metrics.h"
+#include "serve/serving_run.h"
+#include "store/default_path.h"
+#include "store/serving_records.h"
 #include "util/text.h"
 
 #include <fmt/format.h>
 
-#include <chrono>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -41,6 +42,7 @@ struct ServeArgs
     double powerLaw = 0;
     double durationS = 600;
     std::uint64_t seed = 1;
+    std::string db;
     std::string trace;
     int windowMin = 60;
     double rateScale = 1;
@@ -58,22 +60,6 @@ struct ServeArgs
     std::string placement;
     int cdfPoints = 20;
 };
-
-/** The model sets of Table 1. */
-std::vector<std::pair<std::string, int>> modelSet(const std::string& name)
-{
-    const std::string s = util::toLower(name);
-    if (s == "s1")
-        return {{"bert-1.3b", 32}};
-    if (s == "s2")
-        return {{"bert-6.7b", 32}};
-    if (s == "s3")
-        return {{"bert-1.3b", 10}, {"bert-2.7b", 10}, {"bert-6.7b", 10},
-                {"moe-1.3b", 10},  {"moe-2.4b", 10},  {"moe-5.3b", 10}};
-    if (s == "s4")
-        return {{"bert-104b", 4}};
-    throw Error("", "--set", fmt::format("expected S1, S2, S3 or S4, got \"{}\"", name));
-}
 
 /** `bert-1.3b:32,moe-2.4b:10` (a name without a count is one instance). */
 std::vector<std::pair<std::string, int>> parseModels(const std::string& text)
@@ -100,45 +86,58 @@ std::vector<std::pair<std::string, int>> parseModels(const std::string& text)
     return out;
 }
 
-struct Setup
+/** The run's inputs from the options, each checked under its option's name. */
+ServingSpec specOf(const ServeArgs& a)
 {
-    ServingLibrary library;
-    ServingProblem problem;
-    Workload workload;
-    std::vector<std::vector<GammaProcess>> windows; // of a trace; empty for synthetic traffic
-    double windowS = 0;
-};
-
-std::unique_ptr<Setup> prepare(const ServeArgs& a)
-{
-    auto s = std::make_unique<Setup>();
-    s->library = a.library.empty() ? ServingLibrary::builtin() : ServingLibrary::fromFile(a.library);
     if (a.models.empty() == a.set.empty())
         throw Error("", "--models", "give the models to serve with --models or --set (one of them)");
-    const auto counts = a.set.empty() ? parseModels(a.models) : modelSet(a.set);
-    s->problem = ServingProblem::fromCounts(counts, s->library, hardware::GpuCatalog::builtin().at(a.gpu), a.gpus);
+    ServingSpec spec;
+    if (!a.set.empty()) {
+        const auto set = modelSet(a.set);
+        if (!set)
+            throw Error("", "--set", fmt::format("expected S1, S2, S3 or S4, got \"{}\"", a.set));
+        spec.modelSet = "S" + a.set.substr(1); // modelSet() took it: s1 ... s4, any case
+        spec.models = *set;
+    } else {
+        spec.models = parseModels(a.models);
+    }
     if (a.memoryBudgetGB < 0)
         throw Error("", "--memory-budget-gb", "expected a non-negative budget");
-    s->problem.latency.memoryBudgetBytes = a.memoryBudgetGB * 1e9;
-    s->problem.latency.calibrate = !a.noCalibrate;
     if (!(a.sloScale > 0))
         throw Error("", "--slo-scale", fmt::format("expected a positive scale, got {}", a.sloScale));
-    s->problem.sloScale = a.sloScale;
-    const int models = s->problem.models();
-    if (!a.trace.empty()) {
-        const MafTrace trace = readMafTrace(a.trace);
-        s->windows = fitMafWindows(trace, models, {a.windowMin, a.rateScale, a.cvScale});
-        s->windowS = a.windowMin * 60.0;
-        s->workload = windowedGammaWorkload(s->windows, s->windowS, a.seed);
-    } else {
-        if (!(a.durationS > 0))
-            throw Error("", "--duration", fmt::format("expected a positive duration, got {}", a.durationS));
-        std::vector<GammaProcess> per;
-        for (double r : powerLawRates(a.rate, models, a.powerLaw))
-            per.push_back({r, a.cv});
-        s->workload = gammaWorkload(per, a.durationS, a.seed);
-    }
-    return s;
+    if (a.trace.empty() && !(a.durationS > 0))
+        throw Error("", "--duration", fmt::format("expected a positive duration, got {}", a.durationS));
+    spec.library = a.library;
+    spec.gpu = a.gpu;
+    spec.gpus = a.gpus;
+    spec.memoryBudgetGB = a.memoryBudgetGB;
+    spec.calibrate = !a.noCalibrate;
+    spec.ratePerS = a.rate;
+    spec.cv = a.cv;
+    spec.powerLaw = a.powerLaw;
+    spec.durationS = a.durationS;
+    spec.seed = a.seed;
+    spec.trace = a.trace;
+    spec.windowMin = a.windowMin;
+    spec.rateScale = a.rateScale;
+    spec.cvScale = a.cvScale;
+    spec.sloScale = a.sloScale;
+    spec.method = a.algorithm;
+    spec.beam = a.beam;
+    spec.fastAbove = a.fastAbove;
+    spec.maxBuckets = a.maxBuckets;
+    spec.windowS = a.windowS;
+    return spec;
+}
+
+/** Stores the run when --db was given, and says so on stderr (stdout stays the report). */
+void storeIfAsked(const std::string& db, ServingRun& run)
+{
+    if (db.empty())
+        return;
+    auto store = openRunStoreForWriting(db);
+    const auto id = store::saveServingRun(store.connection(), run);
+    std::cerr << fmt::format("orrery-cli: stored serving run {} in {}\n", id, store.path());
 }
 
 void addCommonOptions(CLI::App* cmd, ServeArgs& a)
@@ -170,37 +169,242 @@ void addCommonOptions(CLI::App* cmd, ServeArgs& a)
     cmd->add_option("--slo-scale", a.sloScale, "SLO as a multiple of each model's latency on its fewest GPUs")
         ->capture_default_str();
     cmd->add_flag("--json", a.json, "Print JSON");
+    cmd->add_option("--db", a.db,
+                    "Also store the run (inputs, placement, attainment, latencies) in this run store (SQLite); list "
+                    "stored serving runs with `serve runs list`");
 }
 
-nlohmann::json groupsReport(const Placement& placement, const SimResult& sim, const ServingProblem& problem)
+nlohmann::json groupsReport(const std::vector<RunGroup>& groups)
 {
-    nlohmann::json groups = nlohmann::json::array();
-    const std::vector<double> util = sim.groupUtilisation();
-    for (std::size_t g = 0; g < placement.groups.size(); ++g) {
-        nlohmann::json models = nlohmann::json::array();
-        for (int m : placement.groups[g].models)
-            models.push_back(problem.instances[static_cast<std::size_t>(m)].name);
-        groups.push_back({{"stages", placement.groups[g].config.stages},
-                          {"intra", placement.groups[g].config.intra},
-                          {"models", models},
-                          {"utilisation", g < util.size() ? util[g] : 0.0}});
-    }
-    return groups;
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& g : groups)
+        out.push_back({{"stages", g.config.stages},
+                       {"intra", g.config.intra},
+                       {"models", g.models},
+                       {"utilisation", g.utilisation}});
+    return out;
 }
 
-void printGroups(const Placement& placement, const SimResult& sim, const ServingProblem& problem)
+void printGroups(const std::vector<RunGroup>& groups)
 {
     Table table({"group", "config", "GPUs", "models", "utilisation"});
-    const std::vector<double> util = sim.groupUtilisation();
-    for (std::size_t g = 0; g < placement.groups.size(); ++g) {
+    for (std::size_t g = 0; g < groups.size(); ++g) {
         std::string names;
-        for (int m : placement.groups[g].models)
-            names += (names.empty() ? "" : " ") + problem.instances[static_cast<std::size_t>(m)].name;
-        table.add({std::to_string(g), placement.groups[g].config.label(),
-                   std::to_string(placement.groups[g].config.gpus()), names.empty() ? "-" : names,
-                   fmt::format("{:.1f}%", 100 * util[g])});
+        for (const auto& m : groups[g].models)
+            names += (names.empty() ? "" : " ") + m;
+        table.add({std::to_string(g), groups[g].config.label(), std::to_string(groups[g].config.gpus()),
+                   names.empty() ? "-" : names, fmt::format("{:.1f}%", 100 * groups[g].utilisation)});
     }
     std::cout << table.render();
+}
+
+/** A stored serving run as `serve runs show --json` prints it: the spec, the placement, the outcome. */
+nlohmann::json storedRunJson(const ServingRun& r)
+{
+    nlohmann::json groups = nlohmann::json::array();
+    for (const auto& g : r.groups)
+        groups.push_back({{"segment", g.segment},
+                          {"stages", g.config.stages},
+                          {"intra", g.config.intra},
+                          {"models", g.models},
+                          {"utilisation", g.utilisation}});
+    nlohmann::json models = nlohmann::json::array();
+    for (const auto& m : r.models)
+        models.push_back({{"model", m.name},
+                          {"kind", m.kind},
+                          {"slo_s", m.sloS},
+                          {"requests", m.requests},
+                          {"served", m.served},
+                          {"attainment", m.attainment()}});
+    nlohmann::json cdf = nlohmann::json::array();
+    for (const auto& [l, q] : r.cdf)
+        cdf.push_back({{"latency_s", l}, {"fraction", q}});
+    const auto& lat = r.latency;
+    return {
+        {"id", r.id},
+        {"uid", r.uid},
+        {"created_at", r.createdAt},
+        {"orrery_version", r.orreryVersion},
+        {"spec", servingSpecToJson(r.spec)},
+        {"segments", r.segments},
+        {"groups", groups},
+        {"requests", r.requests},
+        {"served", r.served},
+        {"rejected", r.rejected},
+        {"unplaced", r.unplaced},
+        {"attainment", r.attainment()},
+        {"latency",
+         {{"mean_s", lat.meanS}, {"p50_s", lat.p50S}, {"p90_s", lat.p90S}, {"p99_s", lat.p99S}, {"max_s", lat.maxS}}},
+        {"latency_cdf", cdf},
+        {"models", models},
+        {"search_s", r.searchS},
+        {"simulations", r.simulations},
+        {"candidates", r.candidates}};
+}
+
+std::string optText(const std::optional<double>& v, const char* spec)
+{
+    return v ? fmt::format(fmt::runtime(spec), *v) : "-";
+}
+
+/** `serve runs list|show|export|delete`: the serving runs of a run store, as `runs ...` does for training runs. */
+void registerServeRuns(CLI::App* serve)
+{
+    auto* runs =
+        serve->add_subcommand("runs", "List, show, export and delete stored serving runs (serve place|simulate "
+                                      "--db)");
+    runs->require_subcommand(1);
+
+    struct ListArgs
+    {
+        std::string db, method;
+        bool json = false;
+    };
+    auto la = std::make_shared<ListArgs>();
+    auto* list = runs->add_subcommand("list", "List stored serving runs, oldest first");
+    addDbOption(list, la->db);
+    list->add_option("--method", la->method, "Only runs of this method: alpaserve, sr, clockwork++ or given");
+    list->add_flag("--json", la->json, "Machine-readable output: {\"serving_runs\": [...]}");
+    list->callback([la] {
+        std::vector<store::ServingRunRow> rows;
+        if (!la->db.empty() || std::filesystem::exists(store::defaultDatabasePath()))
+            rows = store::listServingRuns(openRunStoreForReading(la->db).connection(), la->method);
+        if (la->json) {
+            nlohmann::json out = nlohmann::json::array();
+            for (const auto& r : rows)
+                out.push_back({{"id", r.id},
+                               {"created_at", r.createdAt},
+                               {"method", r.method},
+                               {"model_set", r.modelSet},
+                               {"models", r.models},
+                               {"gpu_type", r.gpuType},
+                               {"gpus", r.gpus},
+                               {"rate_per_s", r.ratePerS ? nlohmann::json(*r.ratePerS) : nlohmann::json(nullptr)},
+                               {"cv", r.cv ? nlohmann::json(*r.cv) : nlohmann::json(nullptr)},
+                               {"slo_scale", r.sloScale},
+                               {"requests", r.requests},
+                               {"served", r.served},
+                               {"attainment", r.attainment},
+                               {"latency_p99_s", r.p99S ? nlohmann::json(*r.p99S) : nlohmann::json(nullptr)},
+                               {"groups", r.groups}});
+            printJson({{"serving_runs", out}});
+            return;
+        }
+        Table t({"id", "created", "method", "models", "GPUs", "rate_per_s", "cv", "slo_scale", "requests",
+                 "attainment_pct", "p99_s", "groups"});
+        for (const auto& r : rows)
+            t.add({std::to_string(r.id), r.createdAt, r.method, r.modelSet.empty() ? r.models : r.modelSet,
+                   fmt::format("{} x {}", r.gpus, r.gpuType), optText(r.ratePerS, "{:g}"), optText(r.cv, "{:g}"),
+                   fmt::format("{:g}", r.sloScale), std::to_string(r.requests),
+                   fmt::format("{:.2f}", 100 * r.attainment), optText(r.p99S, "{:.3f}"), std::to_string(r.groups)});
+        std::cout << t.render();
+    });
+
+    struct ShowArgs
+    {
+        std::string db;
+        std::int64_t id = 0;
+        bool json = false;
+    };
+    auto sa = std::make_shared<ShowArgs>();
+    auto* show = runs->add_subcommand("show", "Show one stored serving run: inputs, placement, attainment, latencies");
+    show->add_option("id", sa->id, "Serving run id (see `serve runs list`)")->required();
+    addDbOption(show, sa->db);
+    show->add_flag("--json", sa->json, "Everything stored: spec, groups, per-model counts, latency CDF");
+    show->callback([sa] {
+        auto db = openRunStoreForReading(sa->db);
+        const ServingRun r = store::loadServingRun(db.connection(), sa->id);
+        if (sa->json) {
+            printJson(storedRunJson(r));
+            return;
+        }
+        const auto& sp = r.spec;
+        std::cout << fmt::format("serving run {}: {} on {} x {}; stored {} by orrery {}\n", r.id,
+                                 methodTitle(sp.method), sp.gpus, sp.gpu, r.createdAt, r.orreryVersion);
+        std::cout << fmt::format("models: {}{}\n", sp.modelSet.empty() ? "" : sp.modelSet + " = ",
+                                 modelCountsText(sp.models));
+        if (sp.usesTrace())
+            std::cout << fmt::format("traffic: trace {} ({} min windows, rate x{:g}, CV x{:g}), seed {}\n", sp.trace,
+                                     sp.windowMin, sp.rateScale, sp.cvScale, sp.seed);
+        else
+            std::cout << fmt::format("traffic: Gamma, {:g} req/s in total, CV {:g}, power law {:g}, {:g} s, seed {}\n",
+                                     sp.ratePerS, sp.cv, sp.powerLaw, sp.durationS, sp.seed);
+        std::cout << fmt::format("SLO scale {:g}; SLO attainment {:.2f}% ({} of {} requests, {} rejected)\n",
+                                 sp.sloScale, 100 * r.attainment(), r.served, r.requests, r.rejected);
+        std::cout << fmt::format("latency of served requests: mean {:.3f} s, p50 {:.3f} s, p90 {:.3f} s, p99 {:.3f} s, "
+                                 "max {:.3f} s\n",
+                                 r.latency.meanS, r.latency.p50S, r.latency.p90S, r.latency.p99S, r.latency.maxS);
+        for (int k = 0; k < r.segments; ++k) {
+            if (r.segments > 1)
+                std::cout << fmt::format("\nsegment {} (windows {} and {}):\n", k, 2 * k, 2 * k + 1);
+            printGroups(r.segmentGroups(k));
+        }
+    });
+
+    struct ExportArgs
+    {
+        std::string db, what = "runs", output;
+        std::vector<std::int64_t> ids;
+    };
+    auto ea = std::make_shared<ExportArgs>();
+    auto* exp = runs->add_subcommand("export", "Export stored serving runs as CSV (units in the column names)");
+    exp->add_option("ids", ea->ids, "Serving run ids (default: every stored serving run)");
+    addDbOption(exp, ea->db);
+    exp->add_option("--what", ea->what,
+                    "runs (one row per run, default), groups (the placement), models (per-model attainment) or cdf "
+                    "(latency CDF samples)")
+        ->check(CLI::IsMember({"runs", "groups", "models", "cdf"}));
+    exp->add_option("-o,--output", ea->output, "Output file ('-' or absent: standard output)");
+    exp->callback([ea] {
+        auto db = openRunStoreForReading(ea->db);
+        std::vector<std::int64_t> ids = ea->ids;
+        if (ids.empty())
+            for (const auto& r : store::listServingRuns(db.connection()))
+                ids.push_back(r.id);
+        std::vector<ServingRun> runs;
+        for (const auto id : ids)
+            runs.push_back(store::loadServingRun(db.connection(), id));
+        const auto write = [&](std::ostream& out) {
+            if (ea->what == "groups")
+                io::writeServingGroupsCsv(out, runs);
+            else if (ea->what == "models")
+                io::writeServingModelsCsv(out, runs);
+            else if (ea->what == "cdf")
+                io::writeServingCdfCsv(out, runs);
+            else
+                io::writeServingRunsCsv(out, runs);
+        };
+        if (ea->output.empty() || ea->output == "-") {
+            write(std::cout);
+            std::cout.flush();
+            return;
+        }
+        std::ofstream out(ea->output, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw Error(ea->output, "", "cannot write file");
+        write(out);
+        out.close();
+        if (!out)
+            throw std::runtime_error(ea->output + ": write failed");
+    });
+
+    struct DeleteArgs
+    {
+        std::string db;
+        std::vector<std::int64_t> ids;
+    };
+    auto da = std::make_shared<DeleteArgs>();
+    auto* del = runs->add_subcommand("delete", "Delete stored serving runs");
+    del->add_option("ids", da->ids, "Serving run ids")->required();
+    addDbOption(del, da->db);
+    del->callback([da] {
+        auto db = openExistingRunStoreForWriting(da->db);
+        for (const auto id : da->ids) {
+            if (!store::deleteServingRun(db.connection(), id))
+                throw Error(db.path(), "serving run", fmt::format("no serving run with id {}", id));
+            std::cout << fmt::format("deleted serving run {}\n", id);
+        }
+    });
 }
 
 void registerServe(CLI::App& app)
@@ -229,74 +433,61 @@ void registerServe(CLI::App& app)
         ->capture_default_str();
     placeCmd->add_option("--output", place->output, "Write the placement file (for serve simulate --placement)");
     placeCmd->callback([a = place] {
-        auto s = prepare(*a);
-        ProfileCache cache(s->problem);
-        SearchOptions options;
-        options.greedy.beam = a->beam;
-        options.greedy.fastAbove = a->fastAbove;
-        options.maxBuckets = a->maxBuckets;
-        const auto started = std::chrono::steady_clock::now();
+        const auto& methods = placementMethods();
+        if (std::find(methods.begin(), methods.end(), a->algorithm) == methods.end())
+            throw Error("", "--algorithm",
+                        fmt::format("expected alpaserve, sr or clockwork++, got \"{}\"", a->algorithm));
+        const ServingSpec spec = specOf(*a);
+        auto s = prepareServing(spec);
+        ServingRun run = runServing(spec, *s);
         nlohmann::json out = {{"algorithm", a->algorithm},
                               {"gpu", s->problem.gpu->name},
                               {"gpus", s->problem.gpus},
                               {"models", s->problem.models()},
                               {"requests", s->workload.requests.size()},
                               {"slo_scale", s->problem.sloScale}};
-        if (a->algorithm == "clockwork++") {
-            const double window = s->windowS > 0 ? s->windowS : a->windowS;
-            const ClockworkResult cw = clockworkPlusPlus(cache, s->workload, window, options);
-            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            out["attainment"] = cw.attainment();
-            out["served"] = cw.served;
-            out["simulations"] = cw.simulations;
-            out["search_s"] = seconds;
+        out["attainment"] = run.attainment();
+        out["served"] = run.served;
+        out["simulations"] = run.simulations;
+        out["search_s"] = run.searchS;
+        if (a->algorithm == kMethodClockwork) {
+            const double window = s->clockworkWindowS(spec);
             out["window_s"] = window;
             nlohmann::json segments = nlohmann::json::array();
-            for (const auto& p : cw.placements)
-                segments.push_back(placementToJson(p, s->problem));
+            for (int k = 0; k < run.segments; ++k)
+                segments.push_back(placementToJson(placementOf(run, k, s->problem), s->problem));
             out["segments"] = segments;
+            storeIfAsked(a->db, run);
             if (a->json)
                 printJson(out);
             else
                 std::cout << fmt::format("clockwork++: {} re-placements every {:.0f} s, SLO attainment {:.2f}% "
                                          "({} of {} requests), {:.2f} s\n",
-                                         cw.placements.size(), 2 * window, 100 * cw.attainment(), cw.served,
-                                         cw.requests, seconds);
+                                         run.segments, 2 * window, 100 * run.attainment(), run.served, run.requests,
+                                         run.searchS);
             return;
         }
-        SearchResult result;
-        if (a->algorithm == "alpaserve")
-            result = searchPlacement(cache, s->workload, options);
-        else if (a->algorithm == "sr")
-            result = selectiveReplication(cache, s->workload, options);
-        else
-            throw Error("", "--algorithm",
-                        fmt::format("expected alpaserve, sr or clockwork++, got \"{}\"", a->algorithm));
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        const SimResult sim = evaluatePlacement(cache, result.placement, s->workload);
+        const Placement placement = placementOf(run, 0, s->problem);
         if (!a->output.empty()) {
             std::ofstream f(a->output);
-            f << placementToJson(result.placement, s->problem).dump(1) << '\n';
+            f << placementToJson(placement, s->problem).dump(1) << '\n';
             if (!f)
                 throw Error(a->output, "", "cannot write the placement file");
         }
-        out["attainment"] = sim.attainment();
-        out["served"] = sim.served;
-        out["simulations"] = result.simulations;
-        out["candidates"] = result.candidates;
-        out["search_s"] = seconds;
-        out["placement"] = placementToJson(result.placement, s->problem);
-        out["groups"] = groupsReport(result.placement, sim, s->problem);
+        out["candidates"] = run.candidates;
+        out["placement"] = placementToJson(placement, s->problem);
+        out["groups"] = groupsReport(run.groups);
+        storeIfAsked(a->db, run);
         if (a->json) {
             printJson(out);
             return;
         }
         std::cout << fmt::format("{} on {} x {}: {} groups, {} replicas; SLO attainment {:.2f}% ({} of {} requests); "
                                  "{} simulations in {:.2f} s\n",
-                                 a->algorithm, s->problem.gpus, s->problem.gpu->name, result.placement.groups.size(),
-                                 result.placement.replicas(), 100 * sim.attainment(), sim.served, sim.requests,
-                                 result.simulations, seconds);
-        printGroups(result.placement, sim, s->problem);
+                                 a->algorithm, s->problem.gpus, s->problem.gpu->name, placement.groups.size(),
+                                 placement.replicas(), 100 * run.attainment(), run.served, run.requests,
+                                 run.simulations, run.searchS);
+        printGroups(run.groups);
     });
 
     auto simulate = std::make_shared<ServeArgs>();
@@ -309,9 +500,12 @@ void registerServe(CLI::App& app)
         ->capture_default_str()
         ->check(CLI::Range(1, 10000));
     simCmd->callback([a = simulate] {
-        auto s = prepare(*a);
-        ProfileCache cache(s->problem);
+        ServingSpec spec = specOf(*a);
+        spec.method = kMethodGiven;
         const std::string label = std::filesystem::path(a->placement).filename().string();
+        spec.placementFile = a->placement;
+        auto s = prepareServing(spec);
+        ProfileCache cache(s->problem);
         const Placement placement =
             placementFromJson(io::parseJson(util::readFile(a->placement), label), label, s->problem);
         try {
@@ -320,21 +514,21 @@ void registerServe(CLI::App& app)
             throw e.inFile(label);
         }
         const SimResult sim = evaluatePlacement(cache, placement, s->workload, true);
-        const LatencySummary lat = summarizeLatencies(sim);
+        ServingRun run = describeServingRun(spec, cache, {placement}, {sim});
+        storeIfAsked(a->db, run);
+        const LatencySummary& lat = run.latency;
         nlohmann::json perModel = nlohmann::json::array();
-        for (int m = 0; m < s->problem.models(); ++m)
-            perModel.push_back({{"model", s->problem.instances[static_cast<std::size_t>(m)].name},
-                                {"requests", sim.requestsPerModel[static_cast<std::size_t>(m)]},
-                                {"served", sim.servedPerModel[static_cast<std::size_t>(m)]}});
+        for (const auto& m : run.models)
+            perModel.push_back({{"model", m.name}, {"requests", m.requests}, {"served", m.served}});
         nlohmann::json cdf = nlohmann::json::array();
         for (const auto& [l, q] : latencyCdf(sim, a->cdfPoints))
             cdf.push_back({{"latency_s", l}, {"fraction", q}});
         if (a->json) {
-            printJson({{"requests", sim.requests},
-                       {"served", sim.served},
-                       {"rejected", sim.rejected},
-                       {"unplaced", sim.unplaced},
-                       {"attainment", sim.attainment()},
+            printJson({{"requests", run.requests},
+                       {"served", run.served},
+                       {"rejected", run.rejected},
+                       {"unplaced", run.unplaced},
+                       {"attainment", run.attainment()},
                        {"latency",
                         {{"mean_s", lat.meanS},
                          {"p50_s", lat.p50S},
@@ -343,16 +537,18 @@ void registerServe(CLI::App& app)
                          {"max_s", lat.maxS}}},
                        {"latency_cdf", cdf},
                        {"models", perModel},
-                       {"groups", groupsReport(placement, sim, s->problem)}});
+                       {"groups", groupsReport(run.groups)}});
             return;
         }
         std::cout << fmt::format("SLO attainment {:.2f}% ({} of {} requests served, {} rejected, {} for models no "
                                  "group hosts)\nlatency of served requests: mean {:.3f} s, p50 {:.3f} s, p90 {:.3f} s, "
                                  "p99 {:.3f} s, max {:.3f} s\n",
-                                 100 * sim.attainment(), sim.served, sim.requests, sim.rejected, sim.unplaced,
+                                 100 * run.attainment(), run.served, run.requests, run.rejected, run.unplaced,
                                  lat.meanS, lat.p50S, lat.p90S, lat.p99S, lat.maxS);
-        printGroups(placement, sim, s->problem);
+        printGroups(run.groups);
     });
+
+    registerServeRuns(serve);
 }
 
 } // namespace

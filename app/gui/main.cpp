@@ -26,7 +26,7 @@ struct Options
     QCommandLineOption run{"run", "Run the scenario's policies as soon as the window opens."};
     QCommandLineOption tab{"tab",
                            "Result tab to show first (0 Gantt, 1 cluster at t, 2 utilisation, 3 compare, 4 memory "
-                           "planner, 5 provisioning, 6 sweeps).",
+                           "planner, 5 provisioning, 6 sweeps, 7 serving).",
                            "index"};
     QCommandLineOption dock{
         "dock", "Dock to bring to the front (ClusterDock, CatalogDock, WorkloadDock, HistoryDock, StoreDock, JobDock).",

@@ -10,6 +10,7 @@ namespace orrery::serve {
 struct ClockworkResult
 {
     std::vector<Placement> placements; ///< one per segment of two windows
+    std::vector<SimResult> segments;   ///< each segment's simulation on its placement, in order
     long long requests = 0;
     long long served = 0;
     int simulations = 0;
@@ -19,8 +20,11 @@ struct ClockworkResult
 /**
  * Segments [2kW, 2(k+1)W) are placed and simulated independently: a segment starts with empty queues (no
  * request carries across a re-placement, which can only favour the baseline). Throws orrery::Error on windowS <= 0.
+ * With `recordLatencies`, each segment's SimResult has its per-request latencies (request indices are the
+ * segment's own, in arrival order).
  */
 ClockworkResult clockworkPlusPlus(ProfileCache& cache, const Workload& workload, double windowS,
-                                  const SearchOptions& options = {}, const util::Progress* progress = nullptr);
+                                  const SearchOptions& options = {}, const util::Progress* progress = nullptr,
+                                  bool recordLatencies = false);
 
 } // namespace orrery::serve

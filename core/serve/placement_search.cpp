@@ -160,6 +160,11 @@ SearchResult searchPlacement(ProfileCache& cache, const Workload& workload, cons
     // Per (bucket models, devices): the best greedy result, shared by the device splits that repeat it.
     std::map<std::pair<std::vector<int>, int>, GreedyResult> solved;
     std::size_t done = 0;
+    // Algorithm 1 gets the stop token only: it reports its best attainment, which is no fraction of this search.
+    util::Progress stopOnly;
+    if (progress)
+        stopOnly.stop = progress->stop;
+    const util::Progress* greedyProgress = progress ? &stopOnly : nullptr;
     for (const auto& starts : partitions) {
         std::vector<Bucket> buckets;
         for (std::size_t b = 0; b < starts.size(); ++b) {
@@ -185,7 +190,7 @@ SearchResult searchPlacement(ProfileCache& cache, const Workload& workload, cons
                     bucketBest.attainment = -1;
                     const auto tryGroups = [&](const std::vector<ParallelConfig>& groups) {
                         GreedyResult r =
-                            greedyPlacement(cache, buckets[b].models, groups, workload, options.greedy, progress);
+                            greedyPlacement(cache, buckets[b].models, groups, workload, options.greedy, greedyProgress);
                         best.simulations += r.simulations;
                         ++best.candidates;
                         if (better(r.attainment, r.meanLatencyS, bucketBest.attainment, bucketBest.meanLatencyS))

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -20,6 +21,10 @@ constexpr const char* kRunTables[] = {
     "run_gpu_types",   "gpus",         "job_chunks",          "interval_chunks", "utilization_chunks",
     "decision_chunks", "event_chunks", "rate_segment_chunks", "job_extras",      "run_series",
     "sweep_points"};
+
+// Serving runs (schema 10) travel with these rows, in this order (a replica's group first).
+constexpr const char* kServingTables[] = {"serving_groups", "serving_replicas", "serving_models",
+                                          "serving_latency_cdf"};
 
 std::vector<std::string> columnsOf(Connection& db, const std::string& table)
 {
@@ -183,7 +188,70 @@ void mergeOne(Connection& dest, RunStore& src, MergeReport::Source& report)
     }
 }
 
+/** Copies one source's serving runs (by uid, like runs) inside the caller's transaction on `dest`. */
+void mergeServing(Connection& dest, Connection& in, MergeReport::Source& report)
+{
+    std::vector<std::string> runCols;
+    for (const auto& c : columnsOf(dest, "serving_runs"))
+        if (c != "id")
+            runCols.push_back(c);
+    const auto uidCol = static_cast<int>(std::find(runCols.begin(), runCols.end(), "uid") - runCols.begin());
+    Statement readRuns(in, fmt::format("SELECT id, {} FROM serving_runs ORDER BY id", joined(runCols)));
+    Statement known(dest, "SELECT 1 FROM serving_runs WHERE uid = ?1");
+    Statement insertRun(
+        dest, fmt::format("INSERT INTO serving_runs ({}) VALUES ({})", joined(runCols), placeholders(runCols.size())));
+    struct Copy
+    {
+        std::unique_ptr<Statement> read, write;
+        std::size_t columns;
+    };
+    std::vector<Copy> copies;
+    for (const char* table : kServingTables) {
+        std::vector<std::string> cols;
+        for (const auto& c : columnsOf(dest, table)) // generated columns (attainment) are not listed
+            if (c != "run_id")
+                cols.push_back(c);
+        copies.push_back(
+            {std::make_unique<Statement>(in, fmt::format("SELECT {} FROM {} WHERE run_id = ?1", joined(cols), table)),
+             std::make_unique<Statement>(dest, fmt::format("INSERT INTO {} (run_id, {}) VALUES (?1, {})", table,
+                                                           joined(cols), placeholders(cols.size(), 2))),
+             cols.size()});
+    }
+    while (readRuns.step()) {
+        known.bind(1, readRuns.columnText(1 + uidCol));
+        const bool present = known.step();
+        known.reset();
+        if (present) {
+            ++report.servingAlreadyPresent;
+            continue;
+        }
+        for (std::size_t i = 0; i < runCols.size(); ++i)
+            insertRun.bindColumn(static_cast<int>(i) + 1, readRuns, static_cast<int>(i) + 1);
+        insertRun.run();
+        const std::int64_t newId = dest.lastInsertRowId();
+        for (auto& c : copies) {
+            c.read->bind(1, readRuns.columnInt(0));
+            while (c.read->step()) {
+                c.write->bind(1, newId);
+                for (std::size_t i = 0; i < c.columns; ++i)
+                    c.write->bindColumn(static_cast<int>(i) + 2, *c.read, static_cast<int>(i));
+                c.write->run();
+            }
+            c.read->reset();
+        }
+        ++report.servingCopied;
+    }
+}
+
 } // namespace
+
+int MergeReport::servingCopied() const
+{
+    int n = 0;
+    for (const auto& s : sources)
+        n += s.servingCopied;
+    return n;
+}
 
 int MergeReport::copied() const
 {
@@ -232,6 +300,7 @@ MergeReport mergeRunStores(RunStore& destination, const std::vector<std::string>
         report.sources.push_back({store.path()});
         try {
             mergeOne(dest, store, report.sources.back());
+            mergeServing(dest, store.connection(), report.sources.back());
         } catch (const DatabaseError& e) {
             // A read error names the source: the destination is rolled back with the transaction.
             throw Error(store.path(), "", fmt::format("cannot be merged: {}", e.what()));

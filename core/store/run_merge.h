@@ -14,14 +14,17 @@ struct MergeReport
     struct Source
     {
         std::string path;
-        int copied = 0;         ///< runs copied into the destination
-        int alreadyPresent = 0; ///< runs the destination held already (same uid): a merge done before
-        int stillRunning = 0;   ///< runs a live process is still writing: left out, merge again later
+        int copied = 0;                ///< runs copied into the destination
+        int alreadyPresent = 0;        ///< runs the destination held already (same uid): a merge done before
+        int stillRunning = 0;          ///< runs a live process is still writing: left out, merge again later
+        int servingCopied = 0;         ///< serving runs (schema 10) copied
+        int servingAlreadyPresent = 0; ///< serving runs the destination held already (same uid)
     };
     std::vector<Source> sources;
     int copied() const;
     int alreadyPresent() const;
     int stillRunning() const;
+    int servingCopied() const;
 };
 
 /**
@@ -39,6 +42,7 @@ struct MergeReport
  *   the one it had in its source, so a run merged twice over still names the file it was first stored in.
  * - A run whose writer is dead (left `running` by a killed process) is copied as failed/"interrupted"; one still
  *   being written by a live process is left out and counted.
+ * - Serving runs (schema 10) are copied too, with their groups, replicas, models and CDF, recognised by uid alike.
  */
 MergeReport mergeRunStores(RunStore& destination, const std::vector<std::string>& sources);
 

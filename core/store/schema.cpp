@@ -20,7 +20,7 @@ namespace {
 // Forward migrations, in order: migration i takes user_version i to i + 1.
 // Never edit one that has shipped; append a new one instead. docs/database.md
 // describes the resulting schema.
-constexpr std::array<std::string_view, 9> kMigrations = {
+constexpr std::array<std::string_view, 10> kMigrations = {
     R"SQL(
 CREATE TABLE scenarios (
     id            INTEGER PRIMARY KEY,
@@ -309,6 +309,82 @@ CREATE TABLE run_sources (
     // user; NULL in chunks of runs without apps, which is every run stored before.
     R"SQL(
 ALTER TABLE job_chunks ADD COLUMN app BLOB;
+)SQL",
+    // 10: serving runs (AlpaServe, docs/serving.md): not training runs (no scenario, jobs or GPUs timeline), so tables
+    // of their own. The inputs as the spec's JSON (the authority when a run is reloaded) with the fields a query
+    // filters on beside it; the placement as groups and replicas; the outcome per run, per model and as CDF samples.
+    R"SQL(
+CREATE TABLE serving_runs (
+    id                INTEGER PRIMARY KEY,
+    uid               TEXT NOT NULL UNIQUE,
+    created_at        TEXT NOT NULL,
+    orrery_version    TEXT NOT NULL,
+    method            TEXT NOT NULL,
+    model_set         TEXT NOT NULL,
+    gpu_type          TEXT NOT NULL,
+    gpus              INTEGER NOT NULL,
+    rate_per_s        REAL,
+    cv                REAL,
+    slo_scale         REAL NOT NULL,
+    spec              TEXT NOT NULL CHECK (json_valid(spec) AND json_type(spec) = 'object'),
+    segments          INTEGER NOT NULL,
+    requests          INTEGER NOT NULL,
+    served            INTEGER NOT NULL,
+    rejected          INTEGER NOT NULL,
+    unplaced          INTEGER NOT NULL,
+    attainment        REAL NOT NULL,
+    latency_mean_s    REAL,
+    latency_p50_s     REAL,
+    latency_p90_s     REAL,
+    latency_p99_s     REAL,
+    latency_max_s     REAL,
+    search_s          REAL NOT NULL,
+    simulations       INTEGER NOT NULL,
+    candidates        INTEGER NOT NULL
+);
+CREATE INDEX serving_runs_by_method ON serving_runs (method);
+
+CREATE TABLE serving_groups (
+    run_id       INTEGER NOT NULL REFERENCES serving_runs (id) ON DELETE CASCADE,
+    segment      INTEGER NOT NULL,
+    group_index  INTEGER NOT NULL,
+    stages       INTEGER NOT NULL,
+    intra        INTEGER NOT NULL,
+    utilisation  REAL NOT NULL,
+    PRIMARY KEY (run_id, segment, group_index)
+) WITHOUT ROWID;
+
+CREATE TABLE serving_replicas (
+    run_id         INTEGER NOT NULL,
+    segment        INTEGER NOT NULL,
+    group_index    INTEGER NOT NULL,
+    replica_index  INTEGER NOT NULL,
+    model          TEXT NOT NULL,
+    PRIMARY KEY (run_id, segment, group_index, replica_index),
+    FOREIGN KEY (run_id, segment, group_index) REFERENCES serving_groups (run_id, segment, group_index)
+        ON DELETE CASCADE
+) WITHOUT ROWID;
+
+CREATE TABLE serving_models (
+    run_id       INTEGER NOT NULL REFERENCES serving_runs (id) ON DELETE CASCADE,
+    model_index  INTEGER NOT NULL,
+    model        TEXT NOT NULL,
+    kind         TEXT NOT NULL,
+    slo_s        REAL NOT NULL,
+    requests     INTEGER NOT NULL,
+    served       INTEGER NOT NULL,
+    attainment   REAL GENERATED ALWAYS AS (CASE WHEN requests > 0 THEN CAST(served AS REAL) / requests ELSE 1.0 END)
+                 VIRTUAL,
+    PRIMARY KEY (run_id, model_index)
+) WITHOUT ROWID;
+
+CREATE TABLE serving_latency_cdf (
+    run_id       INTEGER NOT NULL REFERENCES serving_runs (id) ON DELETE CASCADE,
+    point_index  INTEGER NOT NULL,
+    latency_s    REAL NOT NULL,
+    fraction     REAL NOT NULL,
+    PRIMARY KEY (run_id, point_index)
+) WITHOUT ROWID;
 )SQL",
 };
 

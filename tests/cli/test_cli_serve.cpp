@@ -1,11 +1,13 @@
 // orrery-cli serve place|simulate: placement round trip through the placement file, JSON reports, baselines,
-// MAF traces, and bad input (exit 2 with the file and field named).
+// MAF traces, bad input (exit 2 with the file and field named), and serving runs stored with --db, listed, shown,
+// exported to CSV and deleted (`serve runs`).
 #include "test_support.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <fstream>
 
 using orrery::test::cliPath;
@@ -126,6 +128,86 @@ private slots:
                                 sourcePath("data/serving_models.json")});
         QCOMPARE(trace.exitCode, 2);
         QVERIFY(trace.err.find("serving_models.json") != std::string::npos);
+    }
+
+    void storedRunsListShowExportDelete()
+    {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath("runs.sqlite").toStdString();
+        const std::string file = dir.filePath("p.json").toStdString();
+        const auto placed = cli(with({"serve", "place"}, with(kSmall, {"--output", file, "--json", "--db", db})));
+        QVERIFY2(placed.exitCode == 0, placed.err.c_str());
+        QVERIFY2(placed.err.find("stored serving run 1 in") != std::string::npos, placed.err.c_str());
+        const auto report = nlohmann::json::parse(placed.out);
+        const auto sim = cli(with({"serve", "simulate"}, with(kSmall, {"--placement", file, "--db", db})));
+        QVERIFY2(sim.exitCode == 0, sim.err.c_str());
+
+        const auto list = cli({"serve", "runs", "list", "--db", db, "--json"});
+        QVERIFY2(list.exitCode == 0, list.err.c_str());
+        const auto runs = nlohmann::json::parse(list.out)["serving_runs"];
+        QCOMPARE(runs.size(), std::size_t(2));
+        QCOMPARE(runs[0]["method"].get<std::string>(), std::string("alpaserve"));
+        QCOMPARE(runs[1]["method"].get<std::string>(), std::string("given"));
+        QCOMPARE(runs[0]["models"].get<std::string>(), std::string("bert-1.3b:4"));
+        QCOMPARE(runs[0]["attainment"].get<double>(), report["attainment"].get<double>());
+        // The given placement is the searched one: the same attainment.
+        QCOMPARE(runs[1]["attainment"].get<double>(), report["attainment"].get<double>());
+        QCOMPARE(cli({"serve", "runs", "list", "--db", db, "--method", "given", "--json"}).out.find("alpaserve"),
+                 std::string::npos);
+        const auto text = cli({"serve", "runs", "list", "--db", db});
+        QVERIFY2(text.exitCode == 0 && text.out.find("attainment_pct") != std::string::npos, text.out.c_str());
+
+        const auto show = cli({"serve", "runs", "show", "1", "--db", db, "--json"});
+        QVERIFY2(show.exitCode == 0, show.err.c_str());
+        const auto stored = nlohmann::json::parse(show.out);
+        QCOMPARE(stored["served"].get<long long>(), report["served"].get<long long>());
+        QCOMPARE(stored["groups"].size(), report["groups"].size());
+        for (std::size_t g = 0; g < report["groups"].size(); ++g) {
+            QCOMPARE(stored["groups"][g]["models"], report["groups"][g]["models"]);
+            QCOMPARE(stored["groups"][g]["stages"], report["groups"][g]["stages"]);
+            QCOMPARE(stored["groups"][g]["intra"], report["groups"][g]["intra"]);
+        }
+        QCOMPARE(stored["spec"]["gpus"].get<int>(), 4);
+        QCOMPARE(stored["spec"]["memory_budget_gb"].get<double>(), 13.0);
+        QCOMPARE(stored["models"].size(), std::size_t(4));
+        QCOMPARE(stored["latency_cdf"].size(), std::size_t(200));
+        const auto showText = cli({"serve", "runs", "show", "2", "--db", db});
+        QVERIFY2(showText.out.find("given placement on 4 x v100-16gb") != std::string::npos, showText.out.c_str());
+
+        const std::string csv = dir.filePath("runs.csv").toStdString();
+        const auto exported = cli({"serve", "runs", "export", "--db", db, "-o", csv});
+        QVERIFY2(exported.exitCode == 0, exported.err.c_str());
+        std::ifstream in(csv);
+        std::string header, row1, row2, extra;
+        std::getline(in, header);
+        std::getline(in, row1);
+        std::getline(in, row2);
+        QVERIFY(!std::getline(in, extra));
+        QVERIFY2(
+            header.rfind("run_id,created_at,method,model_set,models,gpu_type,gpus,rate_per_s,cv,slo_scale,requests,"
+                         "served,rejected,attainment_pct,latency_mean_s,latency_p50_s,latency_p90_s,latency_p99_s,"
+                         "latency_max_s,groups,replicas,search_s",
+                         0) == 0,
+            header.c_str());
+        QVERIFY(row1.rfind("1,", 0) == 0 && row2.rfind("2,", 0) == 0);
+        const auto models = cli({"serve", "runs", "export", "1", "--db", db, "--what", "models"});
+        QVERIFY2(models.exitCode == 0, models.err.c_str());
+        QCOMPARE(std::count(models.out.begin(), models.out.end(), '\n'), 5L);
+        QVERIFY(models.out.rfind("run_id,model,kind,slo_s,requests,served,attainment_pct\r\n1,bert-1.3b#0,bert-1.3b,",
+                                 0) == 0);
+        const auto groups = cli({"serve", "runs", "export", "1", "--db", db, "--what", "groups"});
+        QCOMPARE(std::count(groups.out.begin(), groups.out.end(), '\n'),
+                 static_cast<long>(report["groups"].size()) + 1);
+
+        const auto del = cli({"serve", "runs", "delete", "2", "--db", db});
+        QVERIFY2(del.exitCode == 0, del.err.c_str());
+        QCOMPARE(nlohmann::json::parse(cli({"serve", "runs", "list", "--db", db, "--json"}).out)["serving_runs"].size(),
+                 std::size_t(1));
+        const auto missing = cli({"serve", "runs", "show", "2", "--db", db});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.find("no serving run with id 2") != std::string::npos, missing.err.c_str());
+        const auto noStore = cli({"serve", "runs", "list", "--db", dir.filePath("none.sqlite").toStdString()});
+        QCOMPARE(noStore.exitCode, 2);
     }
 };
 

@@ -94,11 +94,11 @@ private slots:
             store::RunStore::Options ro;
             ro.access = store::RunStore::Access::ReadOnly;
             const std::string err = test::errorOf([&] { store::RunStore s(p, ro); });
-            QVERIFY2(err.find("schema version 7, now 9") != std::string::npos, err.c_str());
+            QVERIFY2(err.find("schema version 7, now 10") != std::string::npos, err.c_str());
         }
         store::RunStore s(p);
         auto& db = s.connection();
-        QCOMPARE(store::schemaVersion(), 9);
+        QCOMPARE(store::schemaVersion(), 10);
         QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(store::schemaVersion()));
         QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name IN ('sweeps', 'sweep_points', "
                              "'run_sources', 'runs_by_uid')"),
