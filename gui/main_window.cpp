@@ -152,6 +152,24 @@ void MainWindow::createViews()
     m_tabs->addTab(m_provisioning, tr("Provisioning"));
     m_sweeps = new SweepsPanel(m_runner, m_saver->databasePath());
     m_tabs->addTab(m_sweeps, tr("Sweeps"));
+    // The builder starts from the scenario in the editor; a spec names its base scenario's file, so unsaved changes
+    // are saved first (the embedded default, unchanged and unsaved, is named "default").
+    m_sweeps->setScenarioProvider([this](io::Scenario& scenario, QString& ref) {
+        const bool isDefault = m_document->filePath().isEmpty() && io::scenarioToJsonText(m_document->scenario()) ==
+                                                                       io::scenarioToJsonText(io::defaultScenario());
+        if (!isDefault && (m_document->isModified() || m_document->filePath().isEmpty())) {
+            const auto answer = QMessageBox::question(
+                this, tr("Build Sweep"),
+                tr("A sweep spec names its base scenario's file, and this scenario has unsaved changes. Save it "
+                   "first?"),
+                QMessageBox::Save | QMessageBox::Cancel, QMessageBox::Save);
+            if (answer != QMessageBox::Save || !save() || m_document->filePath().isEmpty())
+                return false;
+        }
+        scenario = m_document->scenario();
+        ref = isDefault ? QStringLiteral("default") : QFileInfo(m_document->filePath()).absoluteFilePath();
+        return true;
+    });
     m_serving = new ServingPanel(m_runner, m_saver->databasePath());
     m_tabs->addTab(m_serving, tr("Serving"));
     setCentralWidget(m_tabs);
@@ -260,6 +278,10 @@ void MainWindow::createActions()
     file->addAction(tr("Run S&weep..."), this, [this] {
         m_tabs->setCurrentWidget(m_sweeps);
         m_sweeps->runSweepInteractive();
+    });
+    file->addAction(tr("&Build Sweep from Scenario..."), this, [this] {
+        m_tabs->setCurrentWidget(m_sweeps);
+        m_sweeps->buildSweepInteractive();
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);

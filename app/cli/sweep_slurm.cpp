@@ -11,6 +11,7 @@
 #include "store/timestamp.h"
 #include "sweep/shard.h"
 #include "sweep/slurm_script.h"
+#include "sweep/slurm_submission.h"
 #include "sweep/sweep_plan.h"
 #include "sweep/sweep_spec.h"
 #include "util/text.h"
@@ -24,9 +25,6 @@
 #include <memory>
 #include <set>
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 namespace orrery::cli {
 
 namespace {
@@ -36,29 +34,12 @@ using nlohmann::json;
 
 std::string absolutePath(const std::string& p)
 {
-    std::error_code ec;
-    const auto a = fs::absolute(p, ec);
-    return ec ? p : a.lexically_normal().string();
+    return sweep::absoluteSubmissionPath(p);
 }
 
-void writeText(const std::string& path, const std::string& text, bool executable = false)
+void writeText(const std::string& path, const std::string& text)
 {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw Error(path, "", "cannot write file");
-        out << text;
-        out.close();
-        if (!out)
-            throw Error(path, "", "write failed");
-    }
-    if (executable) {
-        const mode_t mask = ::umask(0);
-        ::umask(mask);
-        ::chmod(tmp.c_str(), 0755 & ~(mask | 002));
-    }
-    fs::rename(tmp, path);
+    sweep::writeFileAtomically(path, text);
 }
 
 json readJsonFile(const std::string& path)
@@ -209,11 +190,7 @@ void runSubmit(const SubmitArgs& args)
     if (!args.slurm)
         throw Error("", "--slurm", "name the backend: --slurm (the only one so far)");
     const std::string dir = absolutePath(args.dir);
-    for (const char c : dir)
-        if (c == '\n' || c == '%')
-            throw Error(dir, "--dir",
-                        "a submission directory's path may not hold a newline or '%' (Slurm reads "
-                        "'%' in log paths as a pattern)");
+    sweep::checkSubmissionPath(dir);
     if (args.resubmit) {
         json submission = readJsonFile(dir + "/submission.json");
         const json points = readJsonFile(dir + "/points.json");
@@ -242,63 +219,21 @@ void runSubmit(const SubmitArgs& args)
     }
     if (args.spec.empty())
         throw Error("", "spec", "give the sweep spec (or --resubmit to resubmit tasks of an earlier submission)");
-    std::error_code ec;
-    if (fs::exists(dir + "/submission.json", ec))
-        throw Error(dir, "--dir",
-                    "already holds a submission; use --resubmit to run its failed tasks again, or "
-                    "another directory");
+    sweep::checkSubmissionDir(dir);
     const sweep::SweepSpec spec = sweep::loadSweepSpec(args.spec);
     const sweep::SweepPlan plan = sweep::resolveSweep(spec);
-    const std::size_t n = plan.points.size();
-    const std::size_t perTask =
-        args.pointsPerTask > 0 ? args.pointsPerTask : std::max<std::size_t>(1, (n + 999) / 1000);
-    const std::size_t tasks = (n + perTask - 1) / perTask;
-
-    sweep::SlurmBatch batch;
-    batch.dir = dir;
-    batch.cli = selfPath();
-    batch.sweepName = spec.name;
-    batch.points = n;
-    batch.tasks = tasks;
-    batch.partition = args.partition;
-    batch.time = args.time;
-    batch.arrayMax = args.arrayMax;
-    batch.cpusPerTask = args.cpusPerTask;
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    batch.umask = static_cast<unsigned>(mask);
-    const std::string script = sweep::sbatchScript(batch); // checks the options before anything is written
-
-    // Directories with the user's umask, never world-writable.
-    ::umask(mask | 002);
-    for (const char* sub : {"", "/shards", "/logs", "/status"})
-        fs::create_directories(dir + sub);
-    // The tasks read a frozen copy of the spec, its base scenario made absolute, so that they resolve the same
-    // points wherever they start.
-    json frozen = spec.document;
-    if (spec.scenario != "default")
-        frozen["scenario"] = absolutePath(spec.scenarioPath());
-    writeText(dir + "/spec.json", frozen.dump(2) + "\n");
-    json points = json::array();
-    for (std::size_t t = 0; t < tasks; ++t) {
-        const sweep::Shard s{t, tasks};
-        for (std::size_t i = s.begin(n); i < s.end(n); ++i) {
-            const auto& p = plan.points[i];
-            points.push_back({{"index", p.index},
-                              {"key", p.key},
-                              {"task", t},
-                              {"policy", p.policy},
-                              {"seed", p.seed},
-                              {"axes", p.axes}});
-        }
-    }
-    writeText(dir + "/points.json", points.dump(1) + "\n");
-    writeText(dir + "/sweep.sbatch", script, true);
-    json submission = {{"sweep", spec.name}, {"spec", absolutePath(args.spec)}, {"points", n},
-                       {"tasks", tasks},     {"points_per_task", perTask},      {"array_max", args.arrayMax},
-                       {"cli", batch.cli},   {"jobs", json::array()},           {"created_at", store::utcNowIso()}};
-    writeText(dir + "/submission.json", submission.dump(2) + "\n");
-    ::umask(mask);
+    sweep::SlurmSubmissionOptions options;
+    options.dir = dir;
+    options.cli = selfPath();
+    options.specFile = args.spec;
+    options.partition = args.partition;
+    options.time = args.time;
+    options.arrayMax = args.arrayMax;
+    options.pointsPerTask = args.pointsPerTask;
+    options.cpusPerTask = args.cpusPerTask;
+    const sweep::SlurmSubmission written = sweep::writeSlurmSubmission(plan, options);
+    json submission = written.submission;
+    const std::size_t n = written.points, tasks = written.tasks, perTask = written.pointsPerTask;
     std::cout << fmt::format("sweep {}: {} points in {} array task{} of at most {} point{}; wrote {}/sweep.sbatch\n",
                              spec.name, n, tasks, tasks == 1 ? "" : "s", perTask, perTask == 1 ? "" : "s", dir);
     if (args.noSubmit) {

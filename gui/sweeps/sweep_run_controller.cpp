@@ -68,18 +68,30 @@ SweepRunController::SweepRunController(JobRunner* runner, QObject* parent) : QOb
 
 void SweepRunController::prepare(const QString& specPath, const QString& databasePath, bool estimate)
 {
+    prepareWith(specPath, databasePath, estimate,
+                [path = specPath.toStdString()] { return sweep::loadSweepSpec(path); });
+}
+
+void SweepRunController::prepare(sweep::SweepSpec spec, const QString& label, const QString& databasePath,
+                                 bool estimate)
+{
+    prepareWith(label, databasePath, estimate, [spec = std::move(spec)] { return spec; });
+}
+
+void SweepRunController::prepareWith(const QString& label, const QString& databasePath, bool estimate,
+                                     std::function<sweep::SweepSpec()> load)
+{
     if (isRunning())
         return;
     m_prepared.reset();
     m_prepareTask = m_runner->start<std::shared_ptr<Prepared>>(
         QStringLiteral("sweep-prepare"),
-        [specPath, databasePath, estimate](TaskContext& ctx) {
+        [label, databasePath, estimate, load = std::move(load)](TaskContext& ctx) {
             auto p = std::make_shared<Prepared>();
-            p->specPath = specPath;
+            p->specPath = label;
             p->databasePath = databasePath;
             // Every error of the spec (file, JSON path, axis and value) comes out of here, before anything runs.
-            p->plan = std::make_shared<const sweep::SweepPlan>(
-                sweep::resolveSweep(sweep::loadSweepSpec(specPath.toStdString())));
+            p->plan = std::make_shared<const sweep::SweepPlan>(sweep::resolveSweep(load()));
             const auto done = storedKeys(databasePath.toStdString(), p->plan->spec.name);
             const auto toRun = sweep::pointsToRun(*p->plan, {}, done);
             p->toRun = toRun.size();

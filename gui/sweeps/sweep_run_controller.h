@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -50,6 +51,8 @@ public:
     /** Resolves `specPath` against the store at `databasePath` (which may not exist yet); with `estimate`, also
      *  measures the CPU time (sweep::estimateCpu: a few points simulated, at most about 2 CPU seconds). */
     void prepare(const QString& specPath, const QString& databasePath, bool estimate = true);
+    /** The same for a spec built in memory (the sweep builder's); `label` names it in the summary. */
+    void prepare(sweep::SweepSpec spec, const QString& label, const QString& databasePath, bool estimate = true);
     const Prepared* prepared() const { return m_prepared.get(); }
     /** What the confirmation says: the sweep, its points, how many are stored already and the estimate. */
     QString summaryText() const;
@@ -80,6 +83,8 @@ private:
         Outcome outcome;
     };
     void ended(JobRunner::TaskId id);
+    void prepareWith(const QString& label, const QString& databasePath, bool estimate,
+                     std::function<sweep::SweepSpec()> load);
 
     JobRunner* m_runner;
     std::shared_ptr<Prepared> m_prepared;

@@ -6,6 +6,8 @@
 #include "export/csv_export.h"
 #include "runs/run_saver.h"
 #include "store/run_store.h"
+#include "sweeps/slurm_export_dialog.h"
+#include "sweeps/sweep_builder_dialog.h"
 #include "sweeps/sweep_heat_map_view.h"
 #include "sweeps/sweep_line_chart.h"
 #include "sweeps/sweep_list_model.h"
@@ -107,6 +109,15 @@ SweepsPanel::SweepsPanel(JobRunner* runner, QString databasePath, QWidget* paren
     buttons->addWidget(csvButton);
     buttons->addStretch();
     ll->addLayout(buttons);
+    auto* specButtons = new QHBoxLayout;
+    auto* buildButton = new QPushButton(tr("Build Sweep..."));
+    buildButton->setToolTip(tr("Build a sweep spec from the scenario open in the editor"));
+    auto* slurmButton = new QPushButton(tr("Export Slurm Submission..."));
+    slurmButton->setToolTip(tr("Write a spec's points and an sbatch --array script for a Slurm cluster"));
+    specButtons->addWidget(buildButton);
+    specButtons->addWidget(slurmButton);
+    specButtons->addStretch();
+    ll->addLayout(specButtons);
     auto* progressRow = new QHBoxLayout;
     m_bar = new QProgressBar;
     m_bar->setRange(0, 1000);
@@ -186,6 +197,8 @@ SweepsPanel::SweepsPanel(JobRunner* runner, QString databasePath, QWidget* paren
     connect(refreshButton, &QPushButton::clicked, this, &SweepsPanel::refresh);
     connect(runButton, &QPushButton::clicked, this, &SweepsPanel::runSweepInteractive);
     connect(csvButton, &QPushButton::clicked, this, &SweepsPanel::exportCsvInteractive);
+    connect(buildButton, &QPushButton::clicked, this, &SweepsPanel::buildSweepInteractive);
+    connect(slurmButton, &QPushButton::clicked, this, &SweepsPanel::exportSlurmInteractive);
     connect(m_cancel, &QPushButton::clicked, m_controller, &SweepRunController::cancel);
     connect(m_sweepView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& index) {
@@ -440,6 +453,105 @@ void SweepsPanel::runSpec(const QString& specPath, bool confirm)
     m_ownPrepare = true;
     setRunning(true, false);
     m_controller->prepare(specPath, m_path, true);
+}
+
+void SweepsPanel::runSpec(sweep::SweepSpec spec, const QString& label, bool confirm)
+{
+    if (m_controller->isRunning() || m_controller->isPreparing()) {
+        showMessage(tr("A sweep is running: cancel it or wait for it first."), true);
+        return;
+    }
+    m_confirm = confirm;
+    m_ownPrepare = true;
+    setRunning(true, false);
+    m_controller->prepare(std::move(spec), label, m_path, true);
+}
+
+void SweepsPanel::exportSlurm(const QString& specPath, sweep::SlurmSubmissionOptions options, bool interactive)
+{
+    if (options.specFile.empty())
+        options.specFile = specPath.toStdString();
+    exportWith([path = specPath.toStdString()] { return sweep::loadSweepSpec(path); }, std::move(options), interactive);
+}
+
+void SweepsPanel::exportSlurm(sweep::SweepSpec spec, sweep::SlurmSubmissionOptions options, bool interactive)
+{
+    exportWith([spec = std::move(spec)] { return spec; }, std::move(options), interactive);
+}
+
+void SweepsPanel::exportWith(std::function<sweep::SweepSpec()> load, sweep::SlurmSubmissionOptions options,
+                             bool interactive)
+{
+    showMessage(tr("Resolving the spec and writing the Slurm submission..."));
+    m_runner->start<sweep::SlurmSubmission>(
+        QStringLiteral("sweeps-slurm-export"),
+        [load = std::move(load), options](TaskContext&) {
+            // The same resolution and files as `orrery-cli sweep submit --slurm --no-submit`: spec errors name the
+            // axis and value, and nothing is written before the options are checked.
+            return sweep::writeSlurmSubmission(sweep::resolveSweep(load()), options);
+        },
+        this,
+        [this, interactive](sweep::SlurmSubmission s) {
+            const QString dir = QString::fromStdString(s.dir);
+            const QString summary =
+                tr("Wrote the Slurm submission of %1 points into %2: %3 array tasks of at most %4 points. Submit it "
+                   "on the cluster with: sbatch --output=%2/logs/%A_%a.out %2/sweep.sbatch; follow it with "
+                   "orrery-cli sweep status --dir %2 and merge the shards with orrery-cli sweep collect.")
+                    .arg(s.points)
+                    .arg(dir)
+                    .arg(s.tasks)
+                    .arg(s.pointsPerTask);
+            showMessage(summary);
+            if (interactive)
+                QMessageBox::information(this, tr("Export Slurm Submission"), summary);
+            emit slurmExported(dir, summary);
+        },
+        [this, interactive](const QString& error) {
+            showMessage(error, true);
+            if (interactive)
+                QMessageBox::warning(this, tr("Cannot export the Slurm submission"), error);
+            emit failed(error);
+        });
+}
+
+void SweepsPanel::exportSlurmInteractive()
+{
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Export Slurm Submission: the sweep spec"),
+                                                      settings.value(QStringLiteral("sweeps/lastDir")).toString(),
+                                                      tr("Sweep specs (*.json)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("sweeps/lastDir"), QFileInfo(path).absolutePath());
+    SlurmExportDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    exportSlurm(path, dialog.options(), true);
+}
+
+SweepBuilderDialog* SweepsPanel::openBuilder(const io::Scenario& base, const QString& scenarioRef)
+{
+    auto* dialog = new SweepBuilderDialog(base, scenarioRef, m_runner, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setRunHandler([this](const sweep::SweepSpec& spec, const QString& label) { runSpec(spec, label, true); });
+    dialog->setExportHandler([this](const sweep::SweepSpec& spec, const sweep::SlurmSubmissionOptions& options) {
+        exportSlurm(spec, options, true);
+    });
+    return dialog;
+}
+
+void SweepsPanel::buildSweepInteractive()
+{
+    io::Scenario base;
+    QString ref = QStringLiteral("default");
+    if (m_scenarioProvider) {
+        if (!m_scenarioProvider(base, ref))
+            return;
+    } else {
+        base = io::defaultScenario();
+    }
+    auto* dialog = openBuilder(base, ref);
+    dialog->show();
 }
 
 void SweepsPanel::runSweepInteractive()

@@ -1,8 +1,13 @@
 #pragma once
 
+#include "io/scenario.h"
+#include "sweep/slurm_submission.h"
+#include "sweep/sweep_spec.h"
 #include "sweep/sweep_table.h"
 
 #include <QWidget>
+
+#include <functional>
 
 class QComboBox;
 class QLabel;
@@ -18,6 +23,7 @@ class SweepHeatMapView;
 class SweepLineChart;
 class SweepListModel;
 class SweepPointsModel;
+class SweepBuilderDialog;
 class SweepRunController;
 class TradeoffChart;
 
@@ -59,18 +65,40 @@ public:
     /** Prepares `specPath` against the open store; with `confirm`, asks before running it (a dialog with the point
      *  count and the CPU estimate) and shows a spec error in a message box too. */
     void runSpec(const QString& specPath, bool confirm = true);
+    /** The same for a spec built in memory (the builder's Run Locally); `label` names it. */
+    void runSpec(sweep::SweepSpec spec, const QString& label, bool confirm = true);
+
+    /** Writes the Slurm submission of a spec file (core's sweep::writeSlurmSubmission, as `orrery-cli sweep submit
+     *  --slurm --no-submit`) on a worker; slurmExported or failed says how it went, and with `interactive` a message
+     *  box too. */
+    void exportSlurm(const QString& specPath, sweep::SlurmSubmissionOptions options, bool interactive = true);
+    /** The same for a spec built in memory. */
+    void exportSlurm(sweep::SweepSpec spec, sweep::SlurmSubmissionOptions options, bool interactive = true);
+
+    /** Where the builder's base scenario comes from: false when there is none to use (the user declined to save
+     *  it, say). Without a provider the builder starts from the embedded default scenario. */
+    using ScenarioProvider = std::function<bool(io::Scenario& scenario, QString& scenarioRef)>;
+    void setScenarioProvider(ScenarioProvider provider) { m_scenarioProvider = std::move(provider); }
+    /** A sweep builder (non-modal, deleted on close) over `base`, its Run Locally and Export wired to this tab. */
+    SweepBuilderDialog* openBuilder(const io::Scenario& base, const QString& scenarioRef);
 
 public slots:
     void refresh();
     /** File > Run Sweep...: picks a spec file, then runSpec(). */
     void runSweepInteractive();
     void exportCsvInteractive();
+    /** Build Sweep...: a builder over the provider's scenario. */
+    void buildSweepInteractive();
+    /** Export Slurm Submission...: picks a spec file, then the options. */
+    void exportSlurmInteractive();
 
 signals:
     void listed(int count);
     void tableLoaded(const QString& sweep);
     void openRunRequested(qint64 storeId);
     void failed(const QString& error);
+    /** A Slurm submission was written into `dir` (`summary`: points, tasks and how to submit it). */
+    void slurmExported(const QString& dir, const QString& summary);
 
 private:
     void showTable(sweep::SweepTable table);
@@ -79,8 +107,10 @@ private:
     void updateTradeoff();
     void showMessage(const QString& text, bool error = false);
     void setRunning(bool preparing, bool running);
+    void exportWith(std::function<sweep::SweepSpec()> load, sweep::SlurmSubmissionOptions options, bool interactive);
 
     JobRunner* m_runner;
+    ScenarioProvider m_scenarioProvider;
     QString m_path;
     QString m_current;
     bool m_confirm = true;
