@@ -52,13 +52,15 @@ protected:
             m_wins.assign(apps().size(), 0);
         }
 
-        // Visibility: every active app's rho on what it keeps; eligible apps can use more GPUs.
+        // Visibility: every active app's rho on its current allocation, the GPUs it keeps plus those its jobs run
+        // on whose lease ends now (the app is still on them when the event comes: a winner's rho has improved, so
+        // it drops out of the filter, spec A.5 idea 2); eligible apps can use more GPUs.
         std::vector<Eligible> eligible;
         for (int a = 0; a < appCount(); ++a) {
             if (!round.active[static_cast<std::size_t>(a)])
                 continue;
             if (unmet(v, a, static_cast<int>(held[static_cast<std::size_t>(a)].size())) > 0 && !offered.empty())
-                eligible.push_back({a, rhoOf(v, a, held[static_cast<std::size_t>(a)], now)});
+                eligible.push_back({a, rhoOf(v, a, currentAllocation(v, a, round), now)});
         }
         std::stable_sort(eligible.begin(), eligible.end(), [this](const Eligible& x, const Eligible& y) {
             if (x.rho != y.rho)
@@ -77,7 +79,7 @@ protected:
             const int a = eligible[static_cast<std::size_t>(i)].app;
             filtered[static_cast<std::size_t>(a)] = 1;
             bidders.push_back(a);
-            bids.push_back(bidOf(v, a, held[static_cast<std::size_t>(a)], offered, now));
+            bids.push_back(bidOf(v, a, held[static_cast<std::size_t>(a)], currentAllocation(v, a, round), offered, now));
         }
         const auto result = themis::partialAllocation(bids, offered);
         ++m_round;
@@ -106,25 +108,45 @@ private:
      * node, one rack, the cluster) the best-fit bundles of n offered GPUs within up to `domains` domains of the
      * level, domains hosting the app's GPUs first; each valued at rho(held + bundle).
      */
-    Bid bidOf(const View& v, int a, const std::vector<int>& held, const std::vector<int>& offered, double now) const
+    Bid bidOf(const View& v, int a, const std::vector<int>& held, const std::vector<int>& current,
+              const std::vector<int>& offered, double now) const
     {
         const auto& c = v.workload().cluster();
         Bid bid;
         const double rhoOld = held.empty() ? kInf : rhoOf(v, a, held, now);
         bid.candidates.push_back({{}, std::isfinite(rhoOld) ? -std::log(rhoOld) : std::log(kEmptyValue)});
+        // Domains hosting the app's GPUs come first (spec A.4 note 1), and within them the GPUs its jobs run on:
+        // winning back the GPUs of an expired lease costs no restart.
         std::set<int> mine;
-        for (int g : held)
+        for (int g : current)
             mine.insert(c.nodeOfGpu(g));
+        const std::set<int> runningOn(current.begin(), current.end());
         std::set<int> mineRacks;
         for (int n : mine)
             mineRacks.insert(c.rackOfNode(n));
+        // Offered GPUs its jobs run on first, keeping each node's GPUs together.
+        std::vector<int> ordered = offered;
+        std::stable_partition(ordered.begin(), ordered.end(), [&](int g) { return runningOn.count(g) > 0; });
         std::map<int, std::vector<int>> byNode, byRack;
-        for (int g : offered) {
+        for (int g : ordered) {
             byNode[c.nodeOfGpu(g)].push_back(g);
             const int rack = c.rackOfNode(c.nodeOfGpu(g));
             if (rack >= 0)
                 byRack[rack].push_back(g);
         }
+        const auto ownFirst = [&](std::vector<int> list) {
+            // packed() orders GPU ids within a node; put the ones the app runs on first, node runs kept.
+            for (std::size_t x = 0; x < list.size();) {
+                std::size_t y = x;
+                while (y < list.size() && c.nodeOfGpu(list[y]) == c.nodeOfGpu(list[x]))
+                    ++y;
+                std::stable_partition(list.begin() + static_cast<std::ptrdiff_t>(x),
+                                      list.begin() + static_cast<std::ptrdiff_t>(y),
+                                      [&](int g) { return runningOn.count(g) > 0; });
+                x = y;
+            }
+            return list;
+        };
         const int most = std::min(unmet(v, a, static_cast<int>(held.size())), static_cast<int>(offered.size()));
         // Every count up to 8, then powers of two and the whole unmet demand: ρ is smooth in the count beyond
         // a machine, and the table stays small enough to solve each lease (docs/simulator.md, "Themis").
@@ -165,13 +187,13 @@ private:
             for (const auto* node : domainsOf(byNode, mine, n))
                 add(std::vector<int>(node->second.begin(), node->second.begin() + n));
             for (const auto* rack : domainsOf(byRack, mineRacks, n)) {
-                auto list = packed(v, rack->second, mine);
+                auto list = ownFirst(packed(v, rack->second, mine));
                 list.resize(static_cast<std::size_t>(n));
                 add(std::move(list));
             }
             // The cluster level: the packed order, and alternatives that start t nodes further down it (so that a
             // bidder can leave the fullest node to another whose placement needs it more: Figure 5, Instance 2).
-            const auto list = packed(v, offered, mine);
+            const auto list = ownFirst(packed(v, offered, mine));
             std::vector<int> nodeStarts;
             for (std::size_t x = 0; x < list.size(); ++x)
                 if (x == 0 || c.nodeOfGpu(list[x]) != c.nodeOfGpu(list[x - 1]))
@@ -184,6 +206,19 @@ private:
             }
         }
         return bid;
+    }
+
+    /** The app's current allocation: what it keeps under live leases, and the GPUs its jobs run on whose lease
+     *  ends now. */
+    std::vector<int> currentAllocation(const View& v, int a, const Round& round) const
+    {
+        std::vector<int> out = round.held[static_cast<std::size_t>(a)];
+        const std::set<int> kept(out.begin(), out.end());
+        for (int j : liveJobs(v, a))
+            for (int g : v.gpusOf(j))
+                if (!kept.count(g))
+                    out.push_back(g);
+        return out;
     }
 
     /** Leftover GPUs, node by node in a seeded random order, to random apps outside the auction that can use them
