@@ -122,9 +122,22 @@ std::vector<int> AppGreedyPolicy::bundleFor(const View& v, int a, const Round& r
         else
             bundle.assign(free.begin(), free.begin() + n); // the free GPUs in id order
         auto use = usableOf(v, a, round, bundle);
-        if (!use.empty() || n >= most)
+        if (!use.empty())
+            return use;
+        if (n >= most)
+            break;
+    }
+    // Its jobs may need GPUs of one type (a serverless job asks for its request on one type, which the tightest
+    // bundle may not be): the free GPUs of each type in turn.
+    std::map<int, std::vector<int>> byType;
+    for (int g : free)
+        byType[v.workload().typeOfGpu(g)].push_back(g);
+    for (const auto& [type, list] : byType) {
+        auto use = usableOf(v, a, round, localityAware() ? packed(v, list, own) : list);
+        if (!use.empty())
             return use;
     }
+    return {};
 }
 
 std::vector<int> AppGreedyPolicy::bestPlaced(const View& v, const std::vector<int>& free, const std::set<int>& own,
