@@ -169,6 +169,19 @@ const std::vector<PolicyInfo>& registeredPolicies()
               "Pollux: every 60 s a genetic search over replica placements for the best power mean (p = -1) of the "
               "jobs' goodput speed-ups, restart factor; batch-size tuning",
               {.preemptive = true}, makePollux, polluxParams()),
+        // Themis' baselines as its paper ran them: greedy over apps at each lease expiry (docs/simulator.md).
+        entry("gandiva", "Gandiva as Themis ran it: apps whose best bundle places best first, leases, migration",
+              {.preemptive = true, .oracle = true}, makeGandiva, gandivaParams()),
+        entry("tiresias_app",
+              "Tiresias as Themis ran it: least attained service per app first, placement-unaware, "
+              "leases",
+              {.preemptive = true, .oracle = true}, makeTiresiasApp, tiresiasAppParams()),
+        entry("slaq", "SLAQ as Themis ran it: apps whose loss falls most per GPU in a lease first, leases",
+              {.preemptive = true, .oracle = true}, makeSlaq, slaqParams()),
+        entry("srtf", "Shortest remaining time first over apps (Themis' baseline), leases",
+              {.preemptive = true, .oracle = true}, makeSrtf, srtfParams()),
+        entry("srsf", "Shortest remaining service first over apps, one GPU at a time (Themis' baseline), leases",
+              {.preemptive = true, .oracle = true}, makeSrsf, srsfParams()),
     };
     return policies;
 }

@@ -100,5 +100,16 @@ std::unique_ptr<Policy> makeOptimus(const PolicyParams& params);
 std::vector<ParamSpec> optimusParams();
 std::unique_ptr<Policy> makePollux(const PolicyParams& params);
 std::vector<ParamSpec> polluxParams();
+// Themis' baselines (app_greedy.h).
+std::unique_ptr<Policy> makeGandiva(const PolicyParams& params);
+std::vector<ParamSpec> gandivaParams();
+std::unique_ptr<Policy> makeTiresiasApp(const PolicyParams& params);
+std::vector<ParamSpec> tiresiasAppParams();
+std::unique_ptr<Policy> makeSlaq(const PolicyParams& params);
+std::vector<ParamSpec> slaqParams();
+std::unique_ptr<Policy> makeSrtf(const PolicyParams& params);
+std::vector<ParamSpec> srtfParams();
+std::unique_ptr<Policy> makeSrsf(const PolicyParams& params);
+std::vector<ParamSpec> srsfParams();
 
 } // namespace orrery::sched
