@@ -164,13 +164,13 @@ SweepBuilderDialog::SweepBuilderDialog(const io::Scenario& base, QString scenari
     variantHelp->setWordWrap(true);
     variantColumn->addWidget(variantHelp);
     m_variants = new QPlainTextEdit;
-    m_variants->setPlaceholderText(QStringLiteral("tiresias:backfill_limit=0\nthemis:filter=0.5"));
+    m_variants->setPlaceholderText(QStringLiteral("tiresias:backfill_limit=0\nthemis:f=0.5"));
     std::string variantText;
     for (const auto& v : variants)
         variantText += v + "\n";
     m_variants->setPlainText(QString::fromStdString(variantText));
     variantColumn->addWidget(m_variants, 1);
-    auto* note = new QLabel(tr("None checked and no variant: the scenario's own policies."));
+    auto* note = new QLabel(tr("With none checked and no variant, the sweep runs the scenario's own policies."));
     note->setWordWrap(true);
     note->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
     variantColumn->addWidget(note);
