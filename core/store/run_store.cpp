@@ -402,8 +402,9 @@ std::optional<RunRecord> RunStore::findRun(std::int64_t id)
     return r;
 }
 
-StoredRun RunStore::loadRun(std::int64_t id)
+StoredRun RunStore::loadRun(std::int64_t id, RunParts parts)
 {
+    const bool whole = parts == RunParts::Whole;
     auto record = findRun(id);
     if (!record)
         throw Error(m_path, "run", fmt::format("no run with id {}", id));
@@ -429,7 +430,7 @@ StoredRun RunStore::loadRun(std::int64_t id)
         }
     }
 
-    {
+    if (whole) {
         Statement s(*m_db, "SELECT gpu, node_index, node, gpu_type FROM gpus WHERE run_id = ?1 ORDER BY gpu");
         s.bind(1, id);
         while (s.step()) {
@@ -449,9 +450,11 @@ StoredRun RunStore::loadRun(std::int64_t id)
     out.partial = out.storedJobCount() < r.jobs.size() || out.record.status == RunStatus::Failed ||
                   out.record.status == RunStatus::Running;
     r.intervals = readIntervals(*m_db, m_path, id);
-    r.utilization = readUtilization(*m_db, m_path, id);
     r.decisions = readDecisions(*m_db, m_path, id);
     readJobExtras(*m_db, m_path, id, r.jobs);
+    if (!whole)
+        return out;
+    r.utilization = readUtilization(*m_db, m_path, id);
     r.jobEvents = readJobEvents(*m_db, m_path, id);
     r.series = readSeries(*m_db, m_path, id);
     r.rateSegments = readRateSegments(*m_db, m_path, id);

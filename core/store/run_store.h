@@ -66,8 +66,16 @@ public:
 
     std::vector<RunRecord> listRuns(const RunFilter& filter = {});
     std::optional<RunRecord> findRun(std::int64_t id);
-    /** The whole run; throws orrery::Error (field `run`) when there is no such run. */
-    StoredRun loadRun(std::int64_t id);
+    /** How much of a run loadRun reads. */
+    enum class RunParts {
+        Whole,
+        /** What metrics::summarize reads: the jobs with their extras, the intervals and the decisions. The GPU
+         *  layout, utilisation samples, job events, series and rate segments stay empty (a sweep's table of a
+         *  thousand runs needs none of them, and the events alone can be most of a run's rows). */
+        ForSummary,
+    };
+    /** The run; throws orrery::Error (field `run`) when there is no such run. */
+    StoredRun loadRun(std::int64_t id, RunParts parts = RunParts::Whole);
     /**
      * Deletes a run and its rows (and its scenario when no other run uses it).
      * False when there is no such run; throws orrery::Error when a live process is still writing it.

@@ -114,7 +114,7 @@ SweepTable loadSweepTable(store::RunStore& store, const std::string& sweep, std:
         p.row = rows[i];
         p.axes = std::move(axes[i]);
         if (p.row.status == "completed") {
-            store::StoredRun run = store.loadRun(p.row.runId);
+            store::StoredRun run = store.loadRun(p.row.runId, store::RunStore::RunParts::ForSummary);
             p.summary = metrics::summarize(run.result);
             auto [it, fresh] = pricePerHour.try_emplace(run.record.scenarioId);
             if (fresh) {

@@ -60,10 +60,10 @@ std::optional<std::size_t> plannedPointCount(const nlohmann::json& specDocument,
 std::vector<SweepOverview> listSweeps(store::RunStore& store);
 
 /**
- * Loads every stored point of `sweep` with its metrics: each completed run is read whole and summarised by
- * metrics::summarize (so mean and p95 JCT, utilisation and costs are the numbers `orrery-cli` and the comparison
- * view give). `onProgress(done, total)` after each point; a stop request ends the loading early with the points
- * loaded so far. Throws orrery::Error naming the store when no point of `sweep` is stored.
+ * Loads every stored point of `sweep` with its metrics: each completed run is read (what summarize needs) and
+ * summarised by metrics::summarize (so mean and p95 JCT, utilisation and costs are the numbers `orrery-cli` and the
+ * comparison view give). `onProgress(done, total)` after each point; a stop request ends the loading early with the
+ * points loaded so far. Throws orrery::Error naming the store when no point of `sweep` is stored.
  */
 SweepTable loadSweepTable(store::RunStore& store, const std::string& sweep, std::stop_token stop = {},
                           const std::function<void(std::size_t, std::size_t)>& onProgress = {});

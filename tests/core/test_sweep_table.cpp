@@ -107,8 +107,19 @@ private slots:
             QVERIFY(p.summary);
             const auto run = db.loadRun(p.row.runId);
             const auto s = metrics::summarize(run.result);
+            // The table reads only what summarize needs (RunParts::ForSummary); the figures are the whole run's.
             QCOMPARE(p.summary->avgJctS, s.avgJctS);
             QCOMPARE(p.summary->p95JctS, s.p95JctS);
+            QCOMPARE(p.summary->avgQueueS, s.avgQueueS);
+            QCOMPARE(p.summary->utilization, s.utilization);
+            QCOMPARE(p.summary->maxFtfRho, s.maxFtfRho);
+            QCOMPARE(p.summary->jainFtf, s.jainFtf);
+            QCOMPARE(p.summary->costUsd, s.costUsd);
+            QCOMPARE(p.summary->gpuHours, s.gpuHours);
+            QCOMPARE(p.summary->decisions, s.decisions);
+            QVERIFY(s.decisions > 0);
+            QVERIFY(!run.result.jobEvents.empty());
+            QVERIFY(db.loadRun(p.row.runId, store::RunStore::RunParts::ForSummary).result.jobEvents.empty());
             QCOMPARE(p.summary->avgJctS, *p.row.avgJctS); // what the store wrote when the run ended
             QCOMPARE(p.axes["policy"].get<std::string>(), p.row.policy);
             // The edited cluster is the one priced: 1 or 2 RTX nodes.

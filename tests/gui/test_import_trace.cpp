@@ -32,7 +32,7 @@ private slots:
         dialog.setInputs(QStringLiteral("philly"), QString::fromStdString(trace), QStringLiteral("v100:16"), 200);
         QSignalSpy ready(&dialog, &ImportTraceDialog::previewReady);
         dialog.preview();
-        QVERIFY(ready.wait(20000));
+        QVERIFY(ready.wait(test::kWorkerWaitMs));
         QVERIFY(dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
 
         io::TraceImportRequest r;
@@ -63,7 +63,7 @@ private slots:
         QVERIFY(!dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
         QVERIFY(!dialog.result());
         dialog.preview();
-        QVERIFY(ready.wait(20000));
+        QVERIFY(ready.wait(test::kWorkerWaitMs));
         // 200 jobs on 2,816 GPUs: far below capacity, and said so.
         QVERIFY2(dialog.summaryLabel()->text().contains(QStringLiteral("Warning: the offered load")),
                  qPrintable(dialog.summaryLabel()->text()));
@@ -83,7 +83,7 @@ private slots:
         QSignalSpy failed(&dialog, &ImportTraceDialog::previewFailed);
         dialog.setInputs(QStringLiteral("gavel"), bad);
         dialog.preview();
-        QVERIFY(failed.wait(20000));
+        QVERIFY(failed.wait(test::kWorkerWaitMs));
         QVERIFY2(dialog.errorLabel()->text().contains(QStringLiteral("bad.trace:2: total_steps")),
                  qPrintable(dialog.errorLabel()->text()));
         QVERIFY(dialog.errorLabel()->isVisibleTo(&dialog));
@@ -92,7 +92,7 @@ private slots:
         // A bad cluster is refused before the trace is read, naming the item.
         dialog.setInputs(QStringLiteral("gavel"), bad, QStringLiteral("v100:-4"));
         dialog.preview();
-        QVERIFY(failed.wait(20000));
+        QVERIFY(failed.wait(test::kWorkerWaitMs));
         QVERIFY2(dialog.errorLabel()->text().contains(QStringLiteral("v100:-4")),
                  qPrintable(dialog.errorLabel()->text()));
     }

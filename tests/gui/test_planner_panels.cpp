@@ -11,6 +11,7 @@
 #include "planner/memory_planner_panel.h"
 #include "provision/provisioning_panel.h"
 #include "provision/stage_diagram.h"
+#include "test_support.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -187,7 +188,7 @@ private slots:
         QSignalSpy failed(&panel, &ProvisioningPanel::planFailed);
         panel.setModelName(QStringLiteral("gpt2-774m"));
         panel.setSloHours(200);
-        QVERIFY(planned.wait(15000) || !planned.isEmpty());
+        QVERIFY(planned.wait(test::kWorkerWaitMs) || !planned.isEmpty());
         QCOMPARE(failed.count(), 0);
         QVERIFY(panel.hasResult());
         const auto& r = panel.lastResult();

@@ -97,7 +97,7 @@ private slots:
         panel.placeButton()->click();
         QVERIFY(panel.isBusy());
         QVERIFY(panel.cancelButton()->isEnabled());
-        QVERIFY(placed.wait(20000));
+        QVERIFY(placed.wait(test::kWorkerWaitMs));
         QVERIFY(!panel.isBusy());
         const serve::ServingRun& shown = *panel.currentRun();
 
@@ -156,7 +156,7 @@ private slots:
         panel.curveValues()->setText(QStringLiteral("16, 4"));
         QSignalSpy ready(&panel, &ServingPanel::curvesReady);
         panel.curvesButton()->click();
-        QVERIFY(ready.wait(30000));
+        QVERIFY(ready.wait(test::kWorkerWaitMs));
         const auto& curves = *panel.curves();
         QCOMPARE(curves.methods, serve::placementMethods());
         QCOMPARE(curves.values, (std::vector<double>{16, 4}));
@@ -212,7 +212,7 @@ private slots:
         QElapsedTimer clock;
         clock.start();
         panel.cancelButton()->click();
-        QVERIFY(cancelled.wait(5000));
+        QVERIFY(cancelled.wait(test::kWorkerWaitMs));
         QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
         QCOMPARE(ready.count(), 0);
         QVERIFY(!panel.isBusy());
@@ -229,14 +229,14 @@ private slots:
         setSmallCase(panel.inputs(), serve::kMethodSelectiveReplication);
         QSignalSpy placed(&panel, &ServingPanel::placed);
         panel.place();
-        QVERIFY(placed.wait(20000));
+        QVERIFY(placed.wait(test::kWorkerWaitMs));
         QVERIFY(panel.saveButton()->isEnabled());
         const serve::ServingRun before = *panel.currentRun();
         const serve::ServingSpec inputs = panel.inputs()->spec();
         QSignalSpy saved(&panel, &ServingPanel::saved);
         QSignalSpy listed(&panel, &ServingPanel::storedListed);
         panel.saveButton()->click();
-        QVERIFY(saved.wait(10000));
+        QVERIFY(saved.wait(test::kWorkerWaitMs));
         const qint64 id = saved.first().first().toLongLong();
         QCOMPARE(panel.currentRun()->id, id);
         QVERIFY(!panel.saveButton()->isEnabled()); // stored already
@@ -258,7 +258,7 @@ private slots:
         // A new panel on the database shows its newest serving run, inputs included, as stored.
         ServingPanel other(&runner, db);
         QSignalSpy shown(&other, &ServingPanel::runShown);
-        QVERIFY(shown.wait(10000));
+        QVERIFY(shown.wait(test::kWorkerWaitMs));
         const serve::ServingRun& back = *other.currentRun();
         QCOMPARE(back.id, id);
         QCOMPARE(back.uid, stored.uid);

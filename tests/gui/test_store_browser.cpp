@@ -11,6 +11,7 @@
 #include "store/schema.h"
 #include "store/sqlite.h"
 #include "synthetic_run.h"
+#include "test_support.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -63,12 +64,12 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(browser.model()->rowCount(), 3, 5000);
         QSignalSpy listed(&browser, &StoreBrowser::listed);
         browser.setPolicyFilter(QStringLiteral("sjf"));
-        QVERIFY(listed.wait(5000));
+        QVERIFY(listed.wait(test::kWorkerWaitMs));
         QCOMPARE(browser.model()->rowCount(), 1);
         QCOMPARE(browser.model()->index(0, StoredRunModel::Policy).data().toString(), QStringLiteral("sjf"));
         QCOMPARE(browser.model()->index(0, StoredRunModel::Status).data().toString(), QStringLiteral("completed"));
         browser.setPolicyFilter(QString());
-        QVERIFY(listed.wait(5000));
+        QVERIFY(listed.wait(test::kWorkerWaitMs));
         QCOMPARE(browser.model()->rowCount(), 3);
         runner.waitForDone();
     }
@@ -80,7 +81,7 @@ private slots:
         StoreBrowser browser(&runs, &runner, m_path);
         QSignalSpy loaded(&browser, &StoreBrowser::loaded);
         browser.load({m_ids[1]});
-        QVERIFY(loaded.wait(5000));
+        QVERIFY(loaded.wait(test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 1);
         const RunEntry* one = runs.current();
         QVERIFY(one);
@@ -94,7 +95,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(browser.model()->rowCount(), 3, 5000);
         browser.view()->selectAll();
         browser.loadSelected();
-        QVERIFY(loaded.wait(5000));
+        QVERIFY(loaded.wait(test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 3);
         QCOMPARE(runs.compared().size(), 3);
         QCOMPARE(runs.comparedRuns().size(), 3);
@@ -129,14 +130,14 @@ private slots:
         StoreBrowser browser(&runs, &runner, m_path);
         QSignalSpy loaded(&browser, &StoreBrowser::loaded);
         browser.load({m_ids[0]});
-        QVERIFY(loaded.wait(5000));
+        QVERIFY(loaded.wait(test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 1);
         QCOMPARE(static_cast<int>(runs.current()->result->jobs.size()), 40);
         QCOMPARE(runs.current()->storePath, m_path);
 
         browser.setDatabasePath(other);
         browser.load({otherId});
-        QVERIFY(loaded.wait(5000));
+        QVERIFY(loaded.wait(test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 2);
         const RunEntry* current = runs.current();
         QVERIFY(current);
@@ -147,7 +148,7 @@ private slots:
         // Back to the first store: its run is reused, not loaded a second time.
         browser.setDatabasePath(m_path);
         browser.load({m_ids[0]});
-        QVERIFY(loaded.wait(5000));
+        QVERIFY(loaded.wait(test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 2);
         QCOMPARE(static_cast<int>(runs.current()->result->jobs.size()), 40);
         runner.waitForDone();
@@ -165,7 +166,7 @@ private slots:
         StoreBrowser browser(&runs, &runner, m_path);
         QSignalSpy failed(&browser, &StoreBrowser::failed);
         browser.setDatabasePath(bad);
-        QVERIFY(failed.wait(5000));
+        QVERIFY(failed.wait(test::kWorkerWaitMs));
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("notes.sqlite")));
         QCOMPARE(browser.model()->rowCount(), 0);
         runner.waitForDone();
@@ -201,7 +202,7 @@ private slots:
         QCOMPARE(browser.model()->index(failedRow, StoredRunModel::Status).data().toString(), QStringLiteral("failed"));
         QSignalSpy loaded(&browser, &StoreBrowser::loaded);
         browser.load({m_ids[0], m_ids[1]});
-        QVERIFY(loaded.wait(5000));
+        QVERIFY(loaded.wait(test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 2);
         runner.waitForDone();
 

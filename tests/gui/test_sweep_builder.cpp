@@ -227,7 +227,7 @@ private slots:
             [&panel](const sweep::SweepSpec& spec, const QString& label) { panel.runSpec(spec, label, false); });
         QSignalSpy finished(panel.runController(), &SweepRunController::finished);
         b->runLocally();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.wait(test::kWorkerWaitMs));
         QCOMPARE(panel.runController()->lastOutcome().ran, std::size_t{4});
         store::RunStore s(db.toStdString());
         QCOMPARE(store::completedPointKeys(s.connection(), "built-and-run").size(), std::size_t{4});

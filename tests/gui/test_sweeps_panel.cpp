@@ -295,14 +295,14 @@ private slots:
         QSignalSpy prepared(c, &SweepRunController::preparedReady);
         QSignalSpy finished(c, &SweepRunController::finished);
         c->prepare(specPath, db, false);
-        QVERIFY(prepared.wait(20000));
+        QVERIFY(prepared.wait(test::kWorkerWaitMs));
         QCOMPARE(c->prepared()->toRun, std::size_t{300});
         QCOMPARE(c->prepared()->alreadyStored, std::size_t{0});
         c->start(1);
         QVERIFY(c->isRunning());
         QTRY_VERIFY_WITH_TIMEOUT(c->pointsDone() >= 2, 20000);
         c->cancel();
-        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.wait(test::kWorkerWaitMs));
         QVERIFY(!c->isRunning());
         QVERIFY(c->lastOutcome().stopped);
         QVERIFY(c->lastOutcome().error.isEmpty());
@@ -323,14 +323,14 @@ private slots:
 
         // Running the spec again runs only the rest.
         c->prepare(specPath, db, true);
-        QVERIFY(prepared.wait(20000));
+        QVERIFY(prepared.wait(test::kWorkerWaitMs));
         QCOMPARE(c->prepared()->alreadyStored, kept);
         QCOMPARE(c->prepared()->toRun, 300 - kept);
         QVERIFY(c->prepared()->estimate);
         QVERIFY(c->summaryText().contains(QStringLiteral("Estimated CPU time")));
         QSignalSpy progress(c, &SweepRunController::progress);
         c->start(2);
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.wait(test::kWorkerWaitMs));
         // The event loop ran while the points ran (progress is sampled on the GUI thread), saying points and ETA.
         QVERIFY(progress.count() >= 1);
         const QString line = progress.last().at(3).toString();
@@ -362,7 +362,7 @@ private slots:
         SweepsPanel panel(&runner, m_dir.filePath(QStringLiteral("none.sqlite")));
         QSignalSpy failed(panel.runController(), &SweepRunController::prepareFailed);
         panel.runSpec(specPath, false);
-        QVERIFY(failed.wait(20000));
+        QVERIFY(failed.wait(test::kWorkerWaitMs));
         const QString error = failed.first().first().toString();
         QVERIFY2(error.contains(QStringLiteral("bad.json")), qPrintable(error));
         QVERIFY2(error.contains(QStringLiteral("axes[0]")), qPrintable(error));

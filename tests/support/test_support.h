@@ -9,6 +9,13 @@
 
 namespace orrery::test {
 
+/**
+ * How long a GUI test waits for a worker thread's signal. A bound, not a duration: the wait ends when the
+ * signal comes. Generous because CI and developers' machines may be loaded (a 20 s bound failed on a real
+ * trace's import preview at load 7).
+ */
+inline constexpr int kWorkerWaitMs = 180000;
+
 /** Path of a file under the repository (e.g. `data/gpus.json`). */
 std::string sourcePath(const std::string& relative);
 /** Path of a file under ../shared/data; empty when the shared data is absent. */
