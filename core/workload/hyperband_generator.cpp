@@ -30,8 +30,7 @@ constexpr std::array<TableModel, 4> kNlp = {{{"bidaf", "bi-att-flow", 0.5},
                                              {"transformer", "transformer", 0.7}}};
 constexpr std::array<TableModel, 2> kSpeech = {{{"wavenet", "wavenet", 0.4}, {"deepspeech", "deepspeech", 0.9}}};
 
-template <std::size_t N>
-const TableModel& pick(const std::array<TableModel, N>& models, double u)
+template <std::size_t N> const TableModel& pick(const std::array<TableModel, N>& models, double u)
 {
     return models[std::min(static_cast<std::size_t>(u * N), N - 1)];
 }

@@ -55,10 +55,10 @@ struct GeneratorSpec
 struct HyperbandSpec
 {
     int apps = 40;
-    double appsPerHour = 30;    ///< Poisson app arrivals; 0 = every app at t = 0
-    double budgetGpuHours = 4;  ///< mean serial GPU-hours per app (each app uniform in 0.5x..2x of it)
-    int maxConfigs = 32;        ///< a power of two >= 2: configurations per app are 2^U{1..log2 maxConfigs}
-    std::optional<int> seed;    ///< defaults to the scenario seed
+    double appsPerHour = 30;          ///< Poisson app arrivals; 0 = every app at t = 0
+    double budgetGpuHours = 4;        ///< mean serial GPU-hours per app (each app uniform in 0.5x..2x of it)
+    int maxConfigs = 32;              ///< a power of two >= 2: configurations per app are 2^U{1..log2 maxConfigs}
+    std::optional<int> seed;          ///< defaults to the scenario seed
     std::string referenceGpu = "k80"; ///< where the jobs' durations are measured
     std::string prefix = "a";         ///< apps are named prefix0, prefix1...; jobs prefix0-c0...
 

@@ -59,8 +59,7 @@ private slots:
         // App k does not depend on how many apps follow it.
         spec.apps = 10;
         const auto prefix = workload::generateHyperbandApps(spec, 7);
-        QCOMPARE(std::vector<workload::Job>(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(prefix.size())),
-                 prefix);
+        QCOMPARE(std::vector<workload::Job>(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(prefix.size())), prefix);
     }
 
     // Every app: n = 2^k configurations within max_configs, one arrival, phase p's survivors n / 2^(p-1) (the jobs
@@ -95,8 +94,8 @@ private slots:
                 }
                 RC_ASSERT(ids.size() == list.size());
                 for (int p = 1; p <= phases; ++p) {
-                    const auto reached = std::count_if(list.begin(), list.end(),
-                                                       [p](const workload::Job* j) { return j->gpus >= (1 << (p - 1)); });
+                    const auto reached = std::count_if(
+                        list.begin(), list.end(), [p](const workload::Job* j) { return j->gpus >= (1 << (p - 1)); });
                     RC_ASSERT(reached == (n >> (p - 1)));
                 }
                 // B in [0.5, 2] x the mean; whole iterations lose less than one iteration (<= 1.1 s) per job and phase.
