@@ -87,7 +87,8 @@ QString auctionStepsHtml(const sim::RunResult& run, const sched::themis::Auction
     }
 
     html += tr("<h4>3. Bids</h4><p>Each bidder values bundles of the offered GPUs by the &rho; it would have with "
-               "them (lower is better; 0 GPUs: keep what it has). <b>Bold</b>: the bundle the auction picks.</p>");
+               "them (lower is better; 0 GPUs: keep what it has). A size listed twice is a bundle of that size "
+               "elsewhere (another machine or rack). <b>Bold</b>: the bundle the auction picks.</p>");
     for (const auto& b : r.bids) {
         QStringList entries;
         for (std::size_t c = 0; c < b.bids.size(); ++c) {
