@@ -12,8 +12,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
-#include <QStringList>
 #include <QLogValueAxis>
+#include <QStringList>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
