@@ -8,6 +8,7 @@
 #include "metrics/apps.h"
 #include "results/auction_step_view.h"
 #include "results/cluster_at_time_view.h"
+#include "results/cluster_snapshot.h"
 #include "results/comparison_view.h"
 #include "results/run_library.h"
 #include "runs/placement_scores.h"
@@ -250,6 +251,23 @@ private slots:
         for (const auto& [job, ids] : leased) {
             QVERIFY2(text.contains(QString::fromStdString(run.jobs[static_cast<std::size_t>(job)].app)), "app");
             QVERIFY2(text.contains(ids.join(QLatin1Char(' '))), qPrintable(ids.join(QLatin1Char(' '))));
+        }
+
+        // Just after each auction, a GPU it leased (as the view lists and outlines them) runs a job of the app it
+        // was leased to, or nothing.
+        for (const auto& rr : auction->rounds()) {
+            const auto after = ClusterSnapshot::at(TimelineIndex(m_themis.result), rr.timeS + 1e-6);
+            for (const auto& grant : rr.grants)
+                for (int gpu : grant.gpus) {
+                    const int job = after.jobOnGpu[static_cast<std::size_t>(gpu)];
+                    QVERIFY2(job < 0 || run.jobs[static_cast<std::size_t>(job)].app ==
+                                            run.jobs[static_cast<std::size_t>(grant.leadJob)].app,
+                             qPrintable(
+                                 QStringLiteral("GPU %1 leased to %2 runs %3")
+                                     .arg(gpu)
+                                     .arg(QString::fromStdString(run.jobs[static_cast<std::size_t>(grant.leadJob)].app))
+                                     .arg(QString::fromStdString(run.jobs[static_cast<std::size_t>(job)].id))));
+                }
         }
 
         // Next and Previous step through the auctions and move the view's time there.
