@@ -68,6 +68,7 @@ nlohmann::json summaryJson(const io::Scenario& s)
             {"serverless_jobs", serverless},
             {"trace", s.workload.trace ? s.workload.trace->path : ""},
             {"generator", s.workload.generator ? s.workload.generator->jobs : 0},
+            {"hyperband_apps", s.workload.hyperband ? s.workload.hyperband->apps : 0},
             {"policies", s.policies}};
 }
 
@@ -135,6 +136,8 @@ void registerScenarioCommands(CLI::App& app)
             std::cout << fmt::format(", trace {} ({})", s.workload.trace->path, s.workload.trace->format);
         if (s.workload.generator)
             std::cout << fmt::format(", generator of {} jobs", s.workload.generator->jobs);
+        if (s.workload.hyperband)
+            std::cout << fmt::format(", {} Hyperband apps (generated)", s.workload.hyperband->apps);
         std::cout << fmt::format("\npolicies: {}\n",
                                  s.policies.empty() ? "(none)" : fmt::format("{}", fmt::join(s.policies, ", ")));
     });

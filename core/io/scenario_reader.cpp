@@ -396,6 +396,28 @@ GeneratorSpec readGenerator(JsonObject o, const ModelLibrary& models)
     return g;
 }
 
+HyperbandSpec readHyperband(JsonObject o, const GpuCatalog& catalog)
+{
+    HyperbandSpec h;
+    h.maxConfigs = static_cast<int>(o.integer("max_configs", h.maxConfigs, 2, 1024));
+    if ((h.maxConfigs & (h.maxConfigs - 1)) != 0)
+        o.fail("max_configs", fmt::format("expected a power of two (2, 4, ..., 1024), got {}", h.maxConfigs));
+    // Every app may have max_configs jobs: the workload's cap on jobs bounds the apps.
+    h.apps = static_cast<int>(o.integer("apps", 1, limits::kMaxJobs / h.maxConfigs));
+    h.appsPerHour = o.nonNegativeNumber("apps_per_hour", h.appsPerHour);
+    h.budgetGpuHours = o.positiveNumber("budget_gpu_h", h.budgetGpuHours);
+    if (o.has("seed"))
+        h.seed = static_cast<int>(o.integer("seed", 0, limits::kMaxInt));
+    h.referenceGpu = o.string("reference_gpu", h.referenceGpu);
+    if (!catalog.find(h.referenceGpu))
+        rethrowAt(o, "reference_gpu", [&] { return catalog.at(h.referenceGpu).name; });
+    h.prefix = o.string("prefix", h.prefix);
+    if (h.prefix.empty())
+        o.fail("prefix", "expected a non-empty string");
+    o.finish();
+    return h;
+}
+
 Scenario parse(const json& doc)
 {
     JsonObject o(doc, "");
@@ -462,8 +484,10 @@ Scenario parse(const json& doc)
         s.workload.trace = readTrace(JsonObject(*t, wo.childPath("trace")), catalog);
     if (const json* g = wo.member("generator"))
         s.workload.generator = readGenerator(JsonObject(*g, wo.childPath("generator")), models);
-    if (s.workload.jobs.empty() && !s.workload.trace && !s.workload.generator)
-        wo.failHere("expected \"jobs\", \"trace\" or \"generator\"");
+    if (const json* h = wo.member("hyperband"))
+        s.workload.hyperband = readHyperband(JsonObject(*h, wo.childPath("hyperband")), catalog);
+    if (s.workload.jobs.empty() && !s.workload.trace && !s.workload.generator && !s.workload.hyperband)
+        wo.failHere("expected \"jobs\", \"trace\", \"generator\" or \"hyperband\"");
     wo.finish();
 
     if (const json* list = o.member("policies")) {

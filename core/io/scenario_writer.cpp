@@ -261,6 +261,17 @@ json scenarioDocument(const Scenario& s, bool withJobs)
         }
         w["generator"] = gj;
     }
+    if (const auto& h = s.workload.hyperband) {
+        json hj = {{"apps", h->apps},
+                   {"apps_per_hour", h->appsPerHour},
+                   {"budget_gpu_h", h->budgetGpuHours},
+                   {"max_configs", h->maxConfigs},
+                   {"reference_gpu", h->referenceGpu},
+                   {"prefix", h->prefix}};
+        if (h->seed)
+            hj["seed"] = *h->seed;
+        w["hyperband"] = hj;
+    }
     doc["workload"] = w;
     if (!s.policies.empty()) {
         json list = json::array();

@@ -5,6 +5,7 @@
 #include "workload/duration_distribution.h"
 #include "workload/gavel_throughput_table.h"
 #include "workload/generator.h"
+#include "workload/hyperband_generator.h"
 #include "workload/trace_reader.h"
 
 #include <fmt/format.h>
@@ -102,6 +103,8 @@ std::vector<Job> loadJobs(const Scenario& s, const std::shared_ptr<const GavelTh
         append(traceJobs(s, *s.workload.trace, gavelTable));
     if (s.workload.generator)
         append(generatedJobs(s, *s.workload.generator));
+    if (const auto& h = s.workload.hyperband)
+        append(generateHyperbandApps(*h, h->seed ? static_cast<std::uint64_t>(*h->seed) : s.options.seed));
     // Inline jobs come first, so they keep their ids.
     assignUniqueIds(jobs);
     // Each source is already in arrival order; a merge sort over 100,000 jobs is most of the cost, so skip it then.

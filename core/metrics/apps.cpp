@@ -118,6 +118,11 @@ std::vector<AppRecord> appRecords(const sim::RunResult& run)
     return apps;
 }
 
+bool hasApps(const sim::RunResult& run)
+{
+    return std::any_of(run.jobs.begin(), run.jobs.end(), [](const sim::JobRecord& j) { return !j.app.empty(); });
+}
+
 std::vector<double> appFinishTimeFairness(const sim::RunResult& run)
 {
     std::vector<double> out;

@@ -39,6 +39,9 @@ struct AppRecord
  */
 std::vector<AppRecord> appRecords(const sim::RunResult& run);
 
+/** Whether any job of the run names an app (otherwise each job is its own app, and per-app is per-job). */
+bool hasApps(const sim::RunResult& run);
+
 /** The rho of every finished app, in app order (each finite and > 0). */
 std::vector<double> appFinishTimeFairness(const sim::RunResult& run);
 

@@ -4,6 +4,7 @@
 
 #include "sched/app_leases.h"
 #include "sched/themis_auction.h"
+#include "sched/themis_records.h"
 #include "sched/themis_rho.h"
 
 #include <fmt/format.h>
@@ -89,17 +90,26 @@ protected:
         }
         const auto result = themis::partialAllocation(bids, offered);
         ++m_round;
+        std::size_t granted = 0;
         for (std::size_t i = 0; i < bidders.size(); ++i) {
             const int a = bidders[i];
             round.won[static_cast<std::size_t>(a)] = result.granted[i];
-            recordBid(d, a, bids[i], result, i);
+            granted += result.granted[i].size();
+            recordBid(d, a, bids[i], eligible[i].rho, result, i);
         }
         d.record("themis.bidders", static_cast<double>(k));
+        d.record("themis.eligible", static_cast<double>(eligible.size()));
         d.record("themis.offered_gpus", static_cast<double>(offered.size()));
         d.record("themis.leftover_gpus", static_cast<double>(result.leftover.size()));
         d.record("themis.solve_ms", result.solveS * 1e3);
         d.record("themis.solves", result.solves);
         giveLeftover(v, result.leftover, eligible, filtered, round);
+        // What of the leftover went to apps: with the grants, the count of this auction's lease records, so that a
+        // view can tell apart the leases of several auctions at one time (themis::auctionRounds).
+        std::size_t leased = 0;
+        for (const auto& won : round.won)
+            leased += won.size();
+        d.record("themis.leftover_given", static_cast<double>(leased - granted));
     }
 
     std::string whyAppWaits(int a, const Round& round) const override
@@ -300,20 +310,25 @@ private:
     }
 
     /** The auction as records (docs/simulator.md, "Themis"): an `auction` event on the app's first job. */
-    void recordBid(Decision& d, int a, const Bid& bid, const themis::AuctionResult& r, std::size_t i)
+    void recordBid(Decision& d, int a, const Bid& bid, double rhoNow, const themis::AuctionResult& r, std::size_t i)
     {
         const App& app = this->app(a);
         const int auctions = ++m_auctions[static_cast<std::size_t>(a)];
         const int choice = r.pfChoice[i];
         const int wins = m_wins[static_cast<std::size_t>(a)] += r.granted[i].empty() ? 0 : 1;
-        std::string table;
-        for (std::size_t c = 0; c < bid.candidates.size(); ++c)
-            table += fmt::format("{}{}:{:.4g}", c ? " " : "", bid.candidates[c].gpus.size(),
-                                 std::exp(-bid.candidates[c].logValue));
-        const std::string detail = fmt::format(
-            "round={} app={} bidders={} rho_old={:.4g} pf={} pf_gpus={} payment={:.4g} granted={} bids=[{}]", m_round,
-            app.name, r.pfChoice.size(), std::exp(-bid.candidates[0].logValue), choice,
-            bid.candidates[static_cast<std::size_t>(choice)].gpus.size(), r.payment[i], r.granted[i].size(), table);
+        themis::BidRecord record;
+        record.round = m_round;
+        record.app = app.name;
+        record.bidders = static_cast<int>(r.pfChoice.size());
+        record.rhoOld = std::exp(-bid.candidates[0].logValue);
+        record.rhoNow = rhoNow;
+        record.pfChoice = choice;
+        record.pfGpus = static_cast<int>(bid.candidates[static_cast<std::size_t>(choice)].gpus.size());
+        record.payment = r.payment[i];
+        record.granted = static_cast<int>(r.granted[i].size());
+        for (const auto& c : bid.candidates)
+            record.bids.emplace_back(static_cast<int>(c.gpus.size()), std::exp(-c.logValue));
+        const std::string detail = themis::formatBidRecord(record);
         const int lead = app.jobs.front();
         d.noteAuction(lead, detail);
         d.annotate(lead, "themis_auctions", auctions);

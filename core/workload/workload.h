@@ -47,6 +47,24 @@ struct GeneratorSpec
     bool operator==(const GeneratorSpec&) const = default;
 };
 
+/**
+ * Themis' hyper-parameter apps (NSDI'20, Workload 2's pattern; docs/scenario-format.md, `hyperband`): Poisson app
+ * arrivals, each app a Hyperband search of n = 2..maxConfigs configurations run by successive halving, its model
+ * drawn from the paper's Table 4 mix.
+ */
+struct HyperbandSpec
+{
+    int apps = 40;
+    double appsPerHour = 30;          ///< Poisson app arrivals; 0 = every app at t = 0
+    double budgetGpuHours = 4;        ///< mean serial GPU-hours per app (each app uniform in 0.5x..2x of it)
+    int maxConfigs = 32;              ///< a power of two >= 2: configurations per app are 2^U{1..log2 maxConfigs}
+    std::optional<int> seed;          ///< defaults to the scenario seed
+    std::string referenceGpu = "k80"; ///< where the jobs' durations are measured
+    std::string prefix = "a";         ///< apps are named prefix0, prefix1...; jobs prefix0-c0...
+
+    bool operator==(const HyperbandSpec&) const = default;
+};
+
 /** Jobs to run: listed inline, imported from a trace, or generated. */
 struct Workload
 {
@@ -54,6 +72,7 @@ struct Workload
     std::vector<Job> jobs;
     std::optional<TraceRef> trace;
     std::optional<GeneratorSpec> generator;
+    std::optional<HyperbandSpec> hyperband;
 
     bool operator==(const Workload&) const = default;
 };

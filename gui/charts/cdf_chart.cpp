@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QStringList>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -24,7 +25,8 @@ CdfChart::CdfChart(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     auto* controls = new QHBoxLayout;
     m_metric = new QComboBox;
-    for (auto m : {CdfMetric::Jct, CdfMetric::QueueingDelay, CdfMetric::Slowdown, CdfMetric::FinishTimeFairness})
+    for (auto m : {CdfMetric::Jct, CdfMetric::QueueingDelay, CdfMetric::Slowdown, CdfMetric::FinishTimeFairness,
+                   CdfMetric::AppFinishTimeFairness, CdfMetric::PlacementScore})
         m_metric->addItem(cdfMetricName(m), static_cast<int>(m));
     m_log = new QCheckBox(tr("Logarithmic x axis"));
     controls->addWidget(new QLabel(tr("Metric:")));
@@ -32,6 +34,11 @@ CdfChart::CdfChart(QWidget* parent) : QWidget(parent)
     controls->addWidget(m_log);
     controls->addStretch();
     layout->addLayout(controls);
+    // Runs that have no values of the metric are named here rather than drawn as nothing.
+    m_missing = new QLabel;
+    m_missing->setWordWrap(true);
+    m_missing->setVisible(false);
+    layout->addWidget(m_missing);
     m_view = new ZoomableChartView(new QChart, QChartView::RectangleRubberBand);
     m_view->chart()->legend()->setAlignment(Qt::AlignBottom);
     m_view->chart()->setMargins(QMargins(4, 4, 4, 4));
@@ -65,6 +72,11 @@ int CdfChart::seriesCount() const
     return static_cast<int>(m_view->chart()->series().size());
 }
 
+QString CdfChart::missingText() const
+{
+    return m_missing->text();
+}
+
 void CdfChart::rebuild()
 {
     QChart* chart = m_view->chart();
@@ -90,13 +102,18 @@ void CdfChart::rebuild()
     x->setTitleText(cdfMetricUnit(metric));
     auto* y = new QValueAxis;
     y->setRange(0, 1);
-    y->setTitleText(tr("fraction of jobs"));
+    y->setTitleText(cdfPopulation(metric));
     y->setLabelFormat(QStringLiteral("%.1f"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     double lo = INFINITY, hi = -INFINITY;
+    QStringList missing;
     for (int i = 0; i < m_runs.size(); ++i) {
-        const QVector<QPointF> pts = cdfPoints(metricValues(*m_runs[i].result, metric), log);
+        if (const QString why = cdfMissing(m_runs[i], metric); !why.isEmpty()) {
+            missing << tr("%1: %2").arg(m_runs[i].name, why);
+            continue;
+        }
+        const QVector<QPointF> pts = cdfPoints(metricValues(m_runs[i], metric), log);
         auto* s = new QLineSeries;
         s->setName(m_runs[i].name);
         s->replace(pts);
@@ -111,6 +128,11 @@ void CdfChart::rebuild()
             hi = std::max(hi, p.x());
         }
     }
+    m_missing->setText(missing.join(QLatin1Char('\n')));
+    m_missing->setVisible(!missing.isEmpty());
+    if (!m_runs.isEmpty() && missing.size() == m_runs.size())
+        chart->setTitle(
+            tr("CDF of %1: none of the compared runs has any (see above)").arg(cdfMetricName(metric).toLower()));
     if (lo < hi) {
         if (log)
             x->setRange(lo, hi);

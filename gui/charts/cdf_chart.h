@@ -9,6 +9,7 @@ class QCheckBox;
 class QChart;
 class QChartView;
 class QComboBox;
+class QLabel;
 
 namespace orrery::gui {
 
@@ -23,6 +24,8 @@ public:
     void setLogScale(bool on);
     QChartView* chartView() const { return m_view; }
     int seriesCount() const;
+    /** One line per compared run without values of the metric, saying why ("fifo: no apps ..."); empty if none. */
+    QString missingText() const;
 
 private:
     void rebuild();
@@ -30,6 +33,7 @@ private:
     QVector<RunEntry> m_runs; // shallow copies: shared results
     QComboBox* m_metric;
     QCheckBox* m_log;
+    QLabel* m_missing;
     QChartView* m_view;
 };
 

@@ -1,5 +1,6 @@
 #include "charts/chart_series.h"
 
+#include "metrics/apps.h"
 #include "metrics/metrics.h"
 
 #include <QCoreApplication>
@@ -21,8 +22,24 @@ QString cdfMetricName(CdfMetric metric)
         return QCoreApplication::translate("Charts", "Slowdown");
     case CdfMetric::FinishTimeFairness:
         return QCoreApplication::translate("Charts", "Finish-time fairness \u03c1");
+    case CdfMetric::AppFinishTimeFairness:
+        return QCoreApplication::translate("Charts", "Per-app finish-time fairness \u03c1");
+    case CdfMetric::PlacementScore:
+        return QCoreApplication::translate("Charts", "Placement score 1/S");
     }
     return {};
+}
+
+QString cdfPopulation(CdfMetric metric)
+{
+    switch (metric) {
+    case CdfMetric::AppFinishTimeFairness:
+        return QCoreApplication::translate("Charts", "fraction of apps");
+    case CdfMetric::PlacementScore:
+        return QCoreApplication::translate("Charts", "fraction of allocations");
+    default:
+        return QCoreApplication::translate("Charts", "fraction of jobs");
+    }
 }
 
 QString cdfMetricUnit(CdfMetric metric)
@@ -32,6 +49,10 @@ QString cdfMetricUnit(CdfMetric metric)
         return QCoreApplication::translate("Charts", "JCT / ideal run time");
     case CdfMetric::FinishTimeFairness:
         return QCoreApplication::translate("Charts", "JCT / JCT on a 1/N share of the cluster");
+    case CdfMetric::AppFinishTimeFairness:
+        return QCoreApplication::translate("Charts", "app's time to finish / on a 1/N share of the cluster");
+    case CdfMetric::PlacementScore:
+        return QCoreApplication::translate("Charts", "rate of the allocation's placement / on one machine");
     default:
         return QCoreApplication::translate("Charts", "hours");
     }
@@ -57,7 +78,36 @@ std::vector<double> metricValues(const sim::RunResult& run, CdfMetric metric)
     }
     case CdfMetric::FinishTimeFairness:
         return metrics::finishTimeFairness(run);
+    case CdfMetric::AppFinishTimeFairness:
+        return metrics::hasApps(run) ? metrics::appFinishTimeFairness(run) : std::vector<double>{};
+    case CdfMetric::PlacementScore:
+        return {}; // needs the cluster's locality: metricValues(RunEntry)
     }
+    return {};
+}
+
+std::vector<double> metricValues(const RunEntry& run, CdfMetric metric)
+{
+    if (!run.result)
+        return {};
+    if (metric == CdfMetric::PlacementScore)
+        return run.placementScores ? *run.placementScores : std::vector<double>{};
+    return metricValues(*run.result, metric);
+}
+
+QString cdfMissing(const RunEntry& run, CdfMetric metric)
+{
+    if (!run.result)
+        return QCoreApplication::translate("Charts", "no result");
+    if (metric == CdfMetric::AppFinishTimeFairness && !metrics::hasApps(*run.result))
+        return QCoreApplication::translate("Charts", "no apps (no job names one; its per-job \u03c1 is the "
+                                                     "finish-time fairness CDF)");
+    if (metric == CdfMetric::PlacementScore && !run.placementScores)
+        return QCoreApplication::translate("Charts", "no placement scores (its scenario could not be prepared "
+                                                     "again to read the cluster's locality)");
+    if (metricValues(run, metric).empty())
+        return metric == CdfMetric::AppFinishTimeFairness ? QCoreApplication::translate("Charts", "no app finished")
+                                                          : QCoreApplication::translate("Charts", "no values");
     return {};
 }
 

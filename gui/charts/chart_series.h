@@ -16,15 +16,27 @@ namespace orrery::gui {
  * Data side of the charts: plain functions from runs to points, testable
  * without a chart or a scene. Widgets only turn these into series.
  */
-enum class CdfMetric { Jct, QueueingDelay, Slowdown, FinishTimeFairness };
+enum class CdfMetric { Jct, QueueingDelay, Slowdown, FinishTimeFairness, AppFinishTimeFairness, PlacementScore };
 QString cdfMetricName(CdfMetric metric);
 QString cdfMetricUnit(CdfMetric metric);
+/** What one step of the metric's CDF counts: jobs, apps or allocations (the y axis' "fraction of ..."). */
+QString cdfPopulation(CdfMetric metric);
 
 /**
  * Per finished job, as core/metrics computes them (metrics::perJob): JCT and queueing delay in hours,
  * slowdown = JCT / ideal run time, finish-time fairness rho (Themis; metrics::finishTimeFairness).
  */
 std::vector<double> metricValues(const sim::RunResult& run, CdfMetric metric);
+
+/**
+ * The run's values of any metric: per-app rho per finished app (metrics::appFinishTimeFairness), Themis' placement
+ * score 1/S per allocation (the scores computed when the run was made or loaded, RunEntry::placementScores), else
+ * metricValues of its result. Empty where cdfMissing says why.
+ */
+std::vector<double> metricValues(const RunEntry& run, CdfMetric metric);
+
+/** Why the run has no values of the metric (no apps, no placement scores), or an empty string when it has some. */
+QString cdfMissing(const RunEntry& run, CdfMetric metric);
 
 /**
  * Empirical CDF as a step line: for sorted values v_1..v_n, points

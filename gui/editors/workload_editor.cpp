@@ -118,6 +118,8 @@ void WorkloadEditor::updateSummary()
                     .arg(QString::fromStdString(w.trace->path), QString::fromStdString(w.trace->format));
     if (w.generator)
         text += tr(" Plus %1 generated jobs at %2/h.").arg(w.generator->jobs).arg(w.generator->ratePerHour);
+    if (w.hyperband)
+        text += tr(" Plus %1 generated Hyperband apps at %2/h.").arg(w.hyperband->apps).arg(w.hyperband->appsPerHour);
     m_summary->setText(text);
     fillTraceCharts(m_demand, m_arrivals, s);
 }

@@ -1,5 +1,6 @@
 #include "results/cluster_at_time_view.h"
 
+#include "results/auction_step_view.h"
 #include "results/palette.h"
 #include "results/wait_reason_text.h"
 
@@ -28,6 +29,19 @@ void ClusterGridWidget::setData(const RunEntry* run, const ClusterSnapshot* snap
 {
     m_run = run;
     m_snapshot = snapshot;
+    QWidget::update();
+}
+
+void ClusterGridWidget::setHighlighted(std::vector<int> gpus)
+{
+    m_highlighted.clear();
+    for (int g : gpus) {
+        if (g < 0)
+            continue;
+        if (static_cast<std::size_t>(g) >= m_highlighted.size())
+            m_highlighted.resize(static_cast<std::size_t>(g) + 1, 0);
+        m_highlighted[static_cast<std::size_t>(g)] = 1;
+    }
     QWidget::update();
 }
 
@@ -93,7 +107,9 @@ void ClusterGridWidget::paintEvent(QPaintEvent*)
             const int job = m_snapshot->jobOnGpu[static_cast<std::size_t>(b.first + k)];
             const QRect r(x + 6 + (k % cellCols) * cell, y + 34 + (k / cellCols) * cell, cell - 3, cell - 3);
             const QColor c = job >= 0 ? colourForIndex(job) : palette().color(QPalette::Base);
-            p.setPen(palette().color(QPalette::Mid));
+            const auto gpu = static_cast<std::size_t>(b.first + k);
+            const bool lit = gpu < m_highlighted.size() && m_highlighted[gpu];
+            p.setPen(lit ? QPen(palette().color(QPalette::Highlight), 3) : QPen(palette().color(QPalette::Mid)));
             p.setBrush(c);
             p.drawRect(r);
             if (job >= 0 && cell >= 26) {
@@ -140,11 +156,22 @@ ClusterAtTimeView::ClusterAtTimeView(QWidget* parent) : QWidget(parent)
     m_queue->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_queue->setMinimumWidth(300);
     sideLayout->addWidget(m_queueTitle);
-    sideLayout->addWidget(m_queue);
+    // The queue over the auction of the moment (shown for Themis runs only).
+    auto* sideSplit = new QSplitter(Qt::Vertical);
+    sideSplit->addWidget(m_queue);
+    m_auction = new AuctionStepView;
+    sideSplit->addWidget(m_auction);
+    sideSplit->setStretchFactor(0, 1);
+    sideSplit->setStretchFactor(1, 2);
+    sideLayout->addWidget(sideSplit);
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
+    connect(m_auction, &AuctionStepView::auctionChosen, this, [this](double t) {
+        showTime(t);
+        emit timeChanged(t);
+    });
     connect(m_queue, &QListWidget::itemClicked, this,
             [this](QListWidgetItem* item) { emit jobClicked(item->data(Qt::UserRole).toInt()); });
     m_timer = new QTimer(this);
@@ -176,6 +203,8 @@ void ClusterAtTimeView::setRun(const RunEntry* run)
     if (m_run.result)
         m_reasons.emplace(*m_run.result);
     m_endS = m_run.result ? std::max(m_run.result->makespanS, 1.0) : 1.0;
+    m_auction->setRun(run);
+    m_auction->setVisible(m_auction->hasAuctions());
     m_slider->setEnabled(m_run.result != nullptr);
     // Start where something is happening: a third of the way in.
     const int start = m_run.result ? 333 : 0;
@@ -203,6 +232,12 @@ void ClusterAtTimeView::showTime(double timeS)
 void ClusterAtTimeView::update()
 {
     m_grid->setData(m_run.result ? &m_run : nullptr, &m_snapshot);
+    m_auction->showTime(m_snapshot.timeS);
+    std::vector<int> leased;
+    if (const auto* a = m_auction->shown())
+        for (const auto& g : a->grants)
+            leased.insert(leased.end(), g.gpus.begin(), g.gpus.end());
+    m_grid->setHighlighted(std::move(leased));
     m_queue->clear();
     if (!m_run.result) {
         m_time->setText(tr("no run"));

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <optional>
+#include <vector>
 
 class QLabel;
 class QListWidget;
@@ -16,6 +17,8 @@ class QToolButton;
 
 namespace orrery::gui {
 
+class AuctionStepView;
+
 /** Paints the node/GPU grid of a snapshot: one box per node, one cell per GPU coloured by its job. */
 class ClusterGridWidget : public QWidget
 {
@@ -23,6 +26,8 @@ class ClusterGridWidget : public QWidget
 public:
     explicit ClusterGridWidget(QWidget* parent = nullptr);
     void setData(const RunEntry* run, const ClusterSnapshot* snapshot);
+    /** GPUs drawn with a thick outline (the leases of the auction shown beside the grid); empty: none. */
+    void setHighlighted(std::vector<int> gpus);
     QSize sizeHint() const override { return {520, 360}; }
 
 protected:
@@ -31,12 +36,15 @@ protected:
 private:
     const RunEntry* m_run = nullptr;
     const ClusterSnapshot* m_snapshot = nullptr;
+    std::vector<char> m_highlighted; ///< per GPU
 };
 
 /**
  * A run at time t: a slider (and Play) scrubs through time, the grid shows
  * which job holds each GPU and the list beside it the queue, each job with
- * why it waits (the policy's reason and what was free).
+ * why it waits (the policy's reason and what was free). For a Themis run the
+ * auction of the moment (the last at or before t) is told step by step below
+ * the queue, and the GPUs it leased are outlined in the grid.
  */
 class ClusterAtTimeView : public QWidget
 {
@@ -51,6 +59,7 @@ public:
     const ClusterSnapshot& snapshot() const { return m_snapshot; }
     /** The queue list, for tests: one item per waiting job (at most 500), the job index in Qt::UserRole. */
     QListWidget* queueList() const { return m_queue; }
+    AuctionStepView* auctionView() const { return m_auction; }
 
 signals:
     /** A job of the queue was clicked (its index in the run). */
@@ -73,6 +82,7 @@ private:
     ClusterGridWidget* m_grid;
     QListWidget* m_queue;
     QLabel* m_queueTitle;
+    AuctionStepView* m_auction;
 };
 
 } // namespace orrery::gui

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <memory>
+#include <vector>
 
 namespace orrery::gui {
 
@@ -24,6 +25,9 @@ struct RunEntry
     std::shared_ptr<const sim::RunResult> result;
     std::shared_ptr<const hardware::Cluster> cluster; ///< the cluster it ran on (Gantt rows, prices)
     std::shared_ptr<const std::string> scenarioJson;  ///< the scenario as run, for the store
+    /** Themis' placement score 1/S per allocation (metrics::placementScores), computed on the worker that made or
+     *  loaded the run: it needs the cluster's locality model, which the result does not hold. Null: unknown. */
+    std::shared_ptr<const std::vector<double>> placementScores;
     QDateTime finishedAt;
 };
 

@@ -6,6 +6,7 @@
 #include "io/scenario.h"
 #include "results/palette.h"
 #include "results/run_library.h"
+#include "runs/placement_scores.h"
 #include "runs/run_saver.h"
 #include "runs/simulate_function.h"
 #include "store/run_recorder.h"
@@ -36,6 +37,7 @@ struct RecordedRun
 {
     sim::RunResult result;
     qint64 storeId = -1;
+    std::shared_ptr<const std::vector<double>> placementScores;
 };
 
 } // namespace
@@ -223,6 +225,7 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
             }
             if (out.result.cancelled)
                 throw Cancelled(); // stored as cancelled above; the run library keeps finished runs only
+            out.placementScores = placementScoresOf(scenario, out.result);
             return out;
         };
         auto onResult = [this, name, scenarioName, cluster, scenarioJson, storePathQ](RecordedRun recorded) {
@@ -235,6 +238,7 @@ QVector<JobRunner::TaskId> RunManagerPanel::runPolicies(const QStringList& polic
             entry.result = std::make_shared<const sim::RunResult>(std::move(recorded.result));
             entry.cluster = cluster;
             entry.scenarioJson = scenarioJson;
+            entry.placementScores = std::move(recorded.placementScores);
             entry.finishedAt = QDateTime::currentDateTime();
             const int id = m_runs->add(std::move(entry));
             emit runFinished(id);

@@ -4,6 +4,7 @@
 #include "io/scenario.h"
 #include "models/stored_run_model.h"
 #include "results/run_library.h"
+#include "runs/placement_scores.h"
 #include "runs/run_saver.h"
 #include "store/run_store.h"
 #include "store/schema.h"
@@ -23,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 
 namespace orrery::gui {
 
@@ -199,31 +201,40 @@ void StoreBrowser::load(const QVector<qint64>& storeIds)
     m_runner->start<std::vector<RunEntry>>(
         QStringLiteral("store-load"),
         [path, missing](TaskContext& ctx) {
-            std::lock_guard lock(RunSaver::storeMutex());
-            store::RunStore db = openForBrowsing(path);
             std::vector<RunEntry> out;
-            for (qint64 id : missing) {
-                if (ctx.isCancelled())
-                    break;
-                store::StoredRun stored = db.loadRun(id);
-                RunEntry e;
-                e.storeId = id;
-                e.storePath = QString::fromStdString(path);
-                e.scenarioName = QString::fromStdString(stored.record.scenarioName);
-                e.name = QStringLiteral("%1 #s%2").arg(QString::fromStdString(stored.record.policy)).arg(id);
-                e.finishedAt = QDateTime::fromString(QString::fromStdString(stored.record.finishedAt), Qt::ISODate);
-                auto json = std::make_shared<std::string>(db.scenarioJson(stored.record.scenarioId));
-                try {
-                    // The scenario as run gives the Gantt its nodes and the charts their prices.
-                    auto scenario = io::parseScenarioText(*json, "run " + std::to_string(id));
-                    e.cluster = std::make_shared<const hardware::Cluster>(std::move(scenario.cluster));
-                } catch (const std::exception&) {
-                    e.cluster.reset(); // views fall back to the stored GPU count
+            std::vector<std::optional<io::Scenario>> scenarios; // per entry, for its placement scores
+            {
+                std::lock_guard lock(RunSaver::storeMutex());
+                store::RunStore db = openForBrowsing(path);
+                for (qint64 id : missing) {
+                    if (ctx.isCancelled())
+                        break;
+                    store::StoredRun stored = db.loadRun(id);
+                    RunEntry e;
+                    e.storeId = id;
+                    e.storePath = QString::fromStdString(path);
+                    e.scenarioName = QString::fromStdString(stored.record.scenarioName);
+                    e.name = QStringLiteral("%1 #s%2").arg(QString::fromStdString(stored.record.policy)).arg(id);
+                    e.finishedAt = QDateTime::fromString(QString::fromStdString(stored.record.finishedAt), Qt::ISODate);
+                    auto json = std::make_shared<std::string>(db.scenarioJson(stored.record.scenarioId));
+                    try {
+                        // The scenario as run gives the Gantt its nodes and the charts their prices.
+                        auto scenario = io::parseScenarioText(*json, "run " + std::to_string(id));
+                        e.cluster = std::make_shared<const hardware::Cluster>(scenario.cluster);
+                        scenarios.emplace_back(std::move(scenario));
+                    } catch (const std::exception&) {
+                        e.cluster.reset(); // views fall back to the stored GPU count
+                        scenarios.emplace_back();
+                    }
+                    e.scenarioJson = std::move(json);
+                    e.result = std::make_shared<const sim::RunResult>(std::move(stored.result));
+                    out.push_back(std::move(e));
                 }
-                e.scenarioJson = std::move(json);
-                e.result = std::make_shared<const sim::RunResult>(std::move(stored.result));
-                out.push_back(std::move(e));
             }
+            // Preparing a scenario again (a trace's expansion) needs no store: other workers may have it meanwhile.
+            for (std::size_t i = 0; i < out.size() && !ctx.isCancelled(); ++i)
+                if (scenarios[i])
+                    out[i].placementScores = placementScoresOf(*scenarios[i], *out[i].result);
             return out;
         },
         this,

@@ -80,7 +80,7 @@ std::vector<BadCase> badCases()
          "bad.json: polices: unknown field (did you mean \"policies\"?)"},
         {"missing workload", [](json& j) { j.erase("workload"); }, "bad.json: workload: missing required field"},
         {"empty workload", [](json& j) { j["workload"] = json::object(); },
-         "bad.json: workload: expected \"jobs\", \"trace\" or \"generator\""},
+         "bad.json: workload: expected \"jobs\", \"trace\", \"generator\" or \"hyperband\""},
         {"unknown model", [](json& j) { j["workload"]["jobs"][0]["model"] = "gpt2-35m"; },
          "bad.json: workload.jobs[0].model: unknown model \"gpt2-35m\" (did you mean \"gpt2-350m\"?)"},
         {"zero batch", [](json& j) { j["workload"]["jobs"][0]["batch"] = 0; },
