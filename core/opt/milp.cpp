@@ -21,7 +21,7 @@ std::vector<double> coinBounds(const std::vector<double>& values)
 
 } // namespace
 
-MilpResult solveMilp(const LinearModel& model, Limits limits)
+MilpResult solveMilp(const LinearModel& model, Limits limits, const MilpOptions& options)
 {
     const SolverTimer timer;
     const auto matrix = model.columnMajor();
@@ -47,6 +47,23 @@ MilpResult solveMilp(const LinearModel& model, Limits limits)
         cbc.setAllowableFractionGap(limits.relativeGap);
     if (limits.absoluteGap > 0)
         cbc.setAllowableGap(limits.absoluteGap);
+    cbc.setNumberStrong(options.strongBranching);
+    if (options.incumbent) {
+        cbc.initialSolve();
+        const OsiSolverInterface* root = cbc.solver();
+        if (root->isProvenOptimal()) {
+            const double* lp = root->getColSolution();
+            const std::vector<double> start = options.incumbent(std::vector<double>(lp, lp + model.columns()));
+            if (static_cast<int>(start.size()) == model.columns()) {
+                // CBC keeps its incumbent's objective as a minimisation; the caller vouches for feasibility.
+                double objective = 0;
+                for (int c = 0; c < model.columns(); ++c)
+                    objective += model.objective()[static_cast<std::size_t>(c)] * start[static_cast<std::size_t>(c)];
+                const double direction = model.sense() == Sense::Maximize ? -1.0 : 1.0;
+                cbc.setBestSolution(start.data(), model.columns(), objective * direction, false);
+            }
+        }
+    }
     cbc.branchAndBound();
 
     MilpResult out;
@@ -64,6 +81,7 @@ MilpResult solveMilp(const LinearModel& model, Limits limits)
         out.values.assign(x, x + model.columns());
         out.objective = cbc.getObjValue();
     }
+    out.bound = cbc.getBestPossibleObjValue();
     out.nodes = cbc.getNodeCount();
     out.solveS = timer.elapsedS();
     return out;

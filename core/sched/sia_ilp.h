@@ -35,6 +35,12 @@ struct SiaIlpOptions
     double clip = 3000.0;     ///< cap on A (sia_goodput_clip_val)
     double gap = 1e-4;        ///< relative optimality gap at which CBC stops (sia_solver_thresh; 0: prove optimality)
     int maxNodes = 1'000'000; ///< branch-and-bound nodes; past them the best solution found (else the current one)
+    /** Drop configurations no cheaper than a smaller one of the same job and type (or than none): the optimum's
+     *  value is unchanged, the model smaller. */
+    bool prune = true;
+    /** Start CBC from the root LP rounded and improved by single moves (a node limit then ends at least there). */
+    bool incumbent = true;
+    int strongBranching = 0; ///< CBC's strong-branching candidates per node (opt::MilpOptions)
 };
 
 struct SiaIlpResult
@@ -43,7 +49,9 @@ struct SiaIlpResult
     bool solved = false;     ///< a solution was found (optimal, or within the gap or a limit)
     std::vector<int> chosen; ///< per job: configuration index, -1 none
     double objective = 0;    ///< including the constant lambdaN x jobs
-    int nodes = 0;           ///< branch-and-bound nodes
+    /** The best objective any assignment could reach, as far as the search proved (the objective when optimal) */
+    double bound = 0;
+    int nodes = 0; ///< branch-and-bound nodes
 };
 
 /** A[j][c] as the objective weighs it (after the restart factor, the power, the rounding and the clip). */

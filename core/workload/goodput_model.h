@@ -111,6 +111,7 @@ private:
     };
     const Type& type(const std::string& suffix) const;
     void gradStats(int batch, int epoch, double& sqr, double& var) const;
+    double efficiencyInEpoch(int batch, int epoch) const;
 
     std::string m_app;
     std::map<std::string, Type> m_types;
