@@ -330,13 +330,26 @@ double GoodputModel::goodput(const std::string& suffix, int nodes, int replicas,
 int GoodputModel::bestBatch(const std::string& suffix, int nodes, int replicas, double progress) const
 {
     const Type& t = type(suffix);
+    const int epoch = epochAt(progress);
+    const auto key = std::make_tuple(&t, nodes, replicas, epoch);
+    {
+        const std::lock_guard lock(m_bestBatch->mutex);
+        const auto it = m_bestBatch->batch.find(key);
+        if (it != m_bestBatch->batch.end())
+            return it->second;
+    }
+    const int best = searchBestBatch(t, nodes, replicas, epoch);
+    const std::lock_guard lock(m_bestBatch->mutex);
+    m_bestBatch->batch.emplace(key, best);
+    return best;
+}
+
+int GoodputModel::searchBestBatch(const Type& t, int nodes, int replicas, int epoch) const
+{
     const double lo = std::max<double>(m_initBatch, static_cast<double>(t.minLocalBsz) * replicas);
     const double hi = m_maxBatch;
     int best = std::clamp(static_cast<int>(lo), m_initBatch, m_maxBatch);
     double bestGoodput = -1;
-    // Found once, not per batch: every candidate is valued in the same epoch (Sia values tens of thousands of
-    // configurations a round at 2,048 GPUs, docs/performance.md).
-    const int epoch = epochAt(progress);
     for (int i = 0; i < 50; ++i) {
         const double b = lo >= hi ? hi : lo * std::pow(hi / lo, i / 49.0);
         const double local = b / replicas;
