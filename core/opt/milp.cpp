@@ -6,10 +6,31 @@
 #include <coin/OsiClpSolverInterface.hpp>
 
 #include <cmath>
+#include <mutex>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace orrery::opt {
 
 namespace {
+
+/**
+ * CBC allocates and frees blocks of a few hundred KiB at every node. glibc gives the top of the heap back to the
+ * kernel whenever more than 128 KiB of it is free (its trim threshold), so each node moved the heap's end down and
+ * up again and faulted its pages back in: half the CPU of a 454-node solve of Sia's ILP went to brk and page faults
+ * (docs/performance.md, "Sia at scale"). Keeping up to kHeapSlackBytes of free heap ends that; it is a process-wide
+ * setting, made once, before the first MILP.
+ */
+void keepHeapSlack()
+{
+#if defined(__GLIBC__)
+    constexpr int kHeapSlackBytes = 64 << 20;
+    static std::once_flag once;
+    std::call_once(once, [] { mallopt(M_TRIM_THRESHOLD, kHeapSlackBytes); });
+#endif
+}
 
 std::vector<double> coinBounds(const std::vector<double>& values)
 {
@@ -21,8 +42,9 @@ std::vector<double> coinBounds(const std::vector<double>& values)
 
 } // namespace
 
-MilpResult solveMilp(const LinearModel& model, Limits limits)
+MilpResult solveMilp(const LinearModel& model, Limits limits, const MilpOptions& options)
 {
+    keepHeapSlack();
     const SolverTimer timer;
     const auto matrix = model.columnMajor();
     const std::vector<CoinBigIndex> start(matrix.start.begin(), matrix.start.end());
@@ -47,6 +69,23 @@ MilpResult solveMilp(const LinearModel& model, Limits limits)
         cbc.setAllowableFractionGap(limits.relativeGap);
     if (limits.absoluteGap > 0)
         cbc.setAllowableGap(limits.absoluteGap);
+    cbc.setNumberStrong(options.strongBranching);
+    if (options.incumbent) {
+        cbc.initialSolve();
+        const OsiSolverInterface* root = cbc.solver();
+        if (root->isProvenOptimal()) {
+            const double* lp = root->getColSolution();
+            const std::vector<double> start = options.incumbent(std::vector<double>(lp, lp + model.columns()));
+            if (static_cast<int>(start.size()) == model.columns()) {
+                // CBC keeps its incumbent's objective as a minimisation; the caller vouches for feasibility.
+                double objective = 0;
+                for (int c = 0; c < model.columns(); ++c)
+                    objective += model.objective()[static_cast<std::size_t>(c)] * start[static_cast<std::size_t>(c)];
+                const double direction = model.sense() == Sense::Maximize ? -1.0 : 1.0;
+                cbc.setBestSolution(start.data(), model.columns(), objective * direction, false);
+            }
+        }
+    }
     cbc.branchAndBound();
 
     MilpResult out;
@@ -64,6 +103,7 @@ MilpResult solveMilp(const LinearModel& model, Limits limits)
         out.values.assign(x, x + model.columns());
         out.objective = cbc.getObjValue();
     }
+    out.bound = cbc.getBestPossibleObjValue();
     out.nodes = cbc.getNodeCount();
     out.solveS = timer.elapsedS();
     return out;

@@ -71,6 +71,8 @@ public:
             throw Error(fmt::format("policy \"{}\" at t={:.1f}s: the ILP failed ({})", view.policyName(), now,
                                     opt::toString(r.status)));
         decision.record("sia_objective", r.objective);
+        // What a node limit may have left: 0 when the round is proven optimal (within the gap).
+        decision.record("sia_gap", std::abs(r.objective - r.bound));
 
         // Release first, so that the placements below see every GPU that is given up this round.
         std::vector<std::size_t> toPlace;
@@ -274,15 +276,15 @@ std::vector<ParamSpec> siaParams()
          "relative optimality gap at which the ILP stops (sia_solver_thresh; 0: prove optimality)"},
         {"max_nodes",
          ParamType::Integer,
-         "500",
+         "100",
          1,
          1e9,
          {},
          1,
          16,
          false,
-         "branch-and-bound nodes per round; past them the best assignment found (a count, so runs stay "
-         "deterministic)"},
+         "branch-and-bound nodes per round; past them the best assignment found, at least the rounded root LP's (a "
+         "count, so runs stay deterministic)"},
         {"interval_s",
          ParamType::Number,
          "60",

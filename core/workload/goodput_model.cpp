@@ -299,8 +299,13 @@ void GoodputModel::gradStats(int batch, int epoch, double& sqr, double& var) con
 
 double GoodputModel::efficiencyAt(int batch, double progress) const
 {
+    return efficiencyInEpoch(batch, epochAt(progress));
+}
+
+double GoodputModel::efficiencyInEpoch(int batch, int epoch) const
+{
     double sqr = 0, var = 0;
-    gradStats(batch, epochAt(progress), sqr, var);
+    gradStats(batch, epoch, sqr, var);
     return statisticalEfficiency(sqr, var, batch, m_initBatch);
 }
 
@@ -325,6 +330,22 @@ double GoodputModel::goodput(const std::string& suffix, int nodes, int replicas,
 int GoodputModel::bestBatch(const std::string& suffix, int nodes, int replicas, double progress) const
 {
     const Type& t = type(suffix);
+    const int epoch = epochAt(progress);
+    const auto key = std::make_tuple(&t, nodes, replicas, epoch);
+    {
+        const std::lock_guard lock(m_bestBatch->mutex);
+        const auto it = m_bestBatch->batch.find(key);
+        if (it != m_bestBatch->batch.end())
+            return it->second;
+    }
+    const int best = searchBestBatch(t, nodes, replicas, epoch);
+    const std::lock_guard lock(m_bestBatch->mutex);
+    m_bestBatch->batch.emplace(key, best);
+    return best;
+}
+
+int GoodputModel::searchBestBatch(const Type& t, int nodes, int replicas, int epoch) const
+{
     const double lo = std::max<double>(m_initBatch, static_cast<double>(t.minLocalBsz) * replicas);
     const double hi = m_maxBatch;
     int best = std::clamp(static_cast<int>(lo), m_initBatch, m_maxBatch);
@@ -343,7 +364,7 @@ int GoodputModel::bestBatch(const std::string& suffix, int nodes, int replicas, 
         if (batch > m_maxBatch)
             continue;
         const double g =
-            batch / iterationTimeS(t.fit.params, nodes, replicas, atomic, accum) * efficiencyAt(batch, progress);
+            batch / iterationTimeS(t.fit.params, nodes, replicas, atomic, accum) * efficiencyInEpoch(batch, epoch);
         if (g > bestGoodput) {
             bestGoodput = g;
             best = batch;

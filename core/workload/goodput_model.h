@@ -3,7 +3,10 @@
 #include "workload/goodput_profile.h"
 
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace orrery::workload {
@@ -97,7 +100,9 @@ public:
     /** Samples of progress per second: throughput x efficiency at the batch actually run. */
     double goodput(const std::string& suffix, int nodes, int replicas, int batch, double progress) const;
     /** The goodput-maximising global batch on (nodes, replicas) at `progress`, over 50 geometrically spaced
-     *  batches from max(initBatch, minLocalBsz x replicas) to maxBatch (Pollux's optimize). */
+     *  batches from max(initBatch, minLocalBsz x replicas) to maxBatch (Pollux's optimize). Remembered per
+     *  (type, nodes, replicas, epoch), all it depends on: Sia asks it for every configuration of every job each
+     *  round, tens of thousands of times at 2,048 GPUs (docs/performance.md, "Sia at scale"). Thread-safe. */
     int bestBatch(const std::string& suffix, int nodes, int replicas, double progress) const;
     /** The epoch whose gradient statistics hold at a fraction `progress` of the work. */
     int epochAt(double progress) const;
@@ -111,6 +116,17 @@ private:
     };
     const Type& type(const std::string& suffix) const;
     void gradStats(int batch, int epoch, double& sqr, double& var) const;
+    double efficiencyInEpoch(int batch, int epoch) const;
+    int searchBestBatch(const Type& t, int nodes, int replicas, int epoch) const;
+
+    /** bestBatch's answers; shared by copies of the model (same data, same answers), locked for the threads that
+     *  simulate policies side by side on one prepared workload. */
+    struct BestBatchMemo
+    {
+        std::mutex mutex;
+        std::map<std::tuple<const Type*, int, int, int>, int> batch;
+    };
+    std::shared_ptr<BestBatchMemo> m_bestBatch = std::make_shared<BestBatchMemo>();
 
     std::string m_app;
     std::map<std::string, Type> m_types;

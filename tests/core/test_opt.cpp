@@ -226,6 +226,45 @@ private slots:
         QCOMPARE(opt::solveMilp(g).status, opt::Status::Infeasible);
     }
 
+    void milpStartsFromTheCallersIncumbent()
+    {
+        // A 0/1 knapsack, max sum v x s.t. sum w x <= 10: the incumbent callback sees the root LP (fractional
+        // here: its bound 12.6 is above the integer optimum 12) and its assignment is CBC's first solution, so a
+        // one-node limit returns at least it. The bound is never below the objective found.
+        const std::vector<double> v{6, 5, 4, 3}, w{5, 4, 3, 3};
+        opt::LinearModel m;
+        m.setSense(opt::Sense::Maximize);
+        for (std::size_t i = 0; i < v.size(); ++i)
+            m.addColumn(0, 1, v[i], true);
+        m.addRow({0, 1, 2, 3}, w, -opt::kInfinity, 10);
+        opt::Limits oneNode;
+        oneNode.maxNodes = 1;
+        std::vector<double> seenLp;
+        opt::MilpOptions options;
+        options.strongBranching = 0;
+        options.incumbent = [&](const std::vector<double>& lp) {
+            seenLp = lp;
+            return std::vector<double>{1, 0, 0, 1}; // 9: feasible, not optimal
+        };
+        const auto r = opt::solveMilp(m, oneNode, options);
+        QCOMPARE(seenLp.size(), std::size_t(4));
+        double lpValue = 0;
+        for (std::size_t i = 0; i < v.size(); ++i)
+            lpValue += v[i] * seenLp[i];
+        QVERIFY(std::abs(lpValue - 12.6) < 1e-6);
+        QVERIFY(!r.values.empty());
+        QVERIFY(r.objective >= 9 - 1e-9);
+        QVERIFY(r.bound >= r.objective - 1e-9);
+        // Without a limit the start changes nothing but the search: the optimum, items 1, 2 and 3.
+        const auto full = opt::solveMilp(m, {}, options);
+        QCOMPARE(full.status, opt::Status::Optimal);
+        QVERIFY(std::abs(full.objective - 12) < 1e-9);
+        QVERIFY(std::abs(full.bound - 12) < 1e-6);
+        // An empty answer means "no start": the solve runs as without a callback.
+        options.incumbent = [](const std::vector<double>&) { return std::vector<double>{}; };
+        QVERIFY(std::abs(opt::solveMilp(m, {}, options).objective - 12) < 1e-9);
+    }
+
     void solverSecondsArePerThread()
     {
         const double before = opt::solverSecondsOnThisThread();

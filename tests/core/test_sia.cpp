@@ -25,6 +25,58 @@ io::Scenario goodputScenario(const std::string& workload, int jobs, const std::s
                              "t.json");
 }
 
+// Random rounds of Sia's ILP: up to `maxJobs` jobs with configurations on `types` types (powers of two within a
+// random range), random current configurations and restart factors.
+struct RandomRound
+{
+    std::vector<int> capacity;
+    std::vector<SiaJob> jobs;
+};
+
+RandomRound randomRound(int maxTypes, int maxJobs)
+{
+    RandomRound r;
+    const int types = *rc::gen::inRange(1, maxTypes + 1);
+    for (int t = 0; t < types; ++t)
+        r.capacity.push_back(*rc::gen::inRange(1, 33));
+    r.jobs.resize(static_cast<std::size_t>(*rc::gen::inRange(0, maxJobs + 1)));
+    for (auto& j : r.jobs) {
+        const int lo = *rc::gen::inRange(1, 9);
+        const int hi = lo + *rc::gen::inRange(0, 24);
+        for (int t = 0; t < types; ++t)
+            for (int g = 1; g <= 64; g *= 2)
+                if (g >= lo && g <= hi && *rc::gen::inRange(0, 4) > 0)
+                    j.configs.push_back({t, g, 1.0 + *rc::gen::inRange(0, 1000) / 37.0});
+        j.current = j.configs.empty() ? -1 : *rc::gen::inRange(-1, static_cast<int>(j.configs.size()));
+        j.restartFactor = *rc::gen::inRange(0, 101) / 100.0;
+    }
+    return r;
+}
+
+// The objective of an assignment as solveSiaIlp reports it: lambda_n x jobs + sum of (A - lambda_n) over the chosen.
+double objectiveOf(const RandomRound& r, const std::vector<int>& chosen, const SiaIlpOptions& o)
+{
+    double v = o.lambdaN * static_cast<double>(r.jobs.size());
+    for (std::size_t j = 0; j < r.jobs.size(); ++j)
+        if (chosen[j] >= 0)
+            v += siaWeight(r.jobs[j], chosen[j], o) - o.lambdaN;
+    return v;
+}
+
+bool fitsCapacity(const RandomRound& r, const std::vector<int>& chosen)
+{
+    std::vector<int> used(r.capacity.size(), 0);
+    for (std::size_t j = 0; j < r.jobs.size(); ++j)
+        if (chosen[j] >= 0) {
+            const SiaConfig& c = r.jobs[j].configs[static_cast<std::size_t>(chosen[j])];
+            used[static_cast<std::size_t>(c.type)] += c.gpus;
+        }
+    for (std::size_t t = 0; t < used.size(); ++t)
+        if (used[t] > r.capacity[t])
+            return false;
+    return true;
+}
+
 const char* kSiaCluster = R"({"nodes": [{"name": "t4", "gpu": "t4", "count": 2, "gpus_per_node": 4},
                                        {"name": "rtx", "gpu": "rtx2080ti", "count": 1, "gpus_per_node": 8},
                                        {"name": "a100", "gpu": "a100", "count": 1, "gpus_per_node": 8}]})";
@@ -75,6 +127,63 @@ private slots:
             }
             for (int t = 0; t < types; ++t)
                 RC_ASSERT(used[static_cast<std::size_t>(t)] <= capacity[static_cast<std::size_t>(t)]);
+        });
+    }
+
+    void pruningAndIncumbentKeepTheOptimum()
+    {
+        // Dominance pruning and the rounded root LP as CBC's start change the model and the search, never the
+        // optimum: on rounds small enough to prove, the objective equals the exact ILP's (every configuration,
+        // no start), and the chosen configurations fit.
+        ORRERY_CHECK_PROPERTY("sia's pruned, warm-started ILP reaches the exact ILP's objective", [] {
+            const RandomRound r = randomRound(3, 20);
+            SiaIlpOptions exact;
+            exact.p = *rc::gen::element(-0.5, -1.0, 0.5);
+            exact.lambdaN = exact.p < 0 ? 1.1 : -1.1;
+            exact.gap = 0;
+            exact.prune = false;
+            exact.incumbent = false;
+            SiaIlpOptions fast = exact;
+            fast.prune = true;
+            fast.incumbent = true;
+            fast.strongBranching = *rc::gen::element(0, 5);
+            const SiaIlpResult a = solveSiaIlp(r.jobs, r.capacity, exact);
+            const SiaIlpResult b = solveSiaIlp(r.jobs, r.capacity, fast);
+            RC_ASSERT(a.status == opt::Status::Optimal);
+            RC_ASSERT(b.status == opt::Status::Optimal);
+            RC_ASSERT(fitsCapacity(r, b.chosen));
+            RC_ASSERT(std::abs(b.objective - objectiveOf(r, b.chosen, fast)) < 1e-6);
+            // The 0.01 grid: the absolute gap of 0.005 makes "optimal" exact on it.
+            RC_ASSERT(std::abs(a.objective - b.objective) < 0.005);
+        });
+    }
+
+    void nodeLimitEndsAtTheIncumbentOrBetter()
+    {
+        // Cut off after one node, the warm-started ILP still returns a fitting assignment, no worse than every job
+        // keeping its current configuration (when that fits, as it does in a run) and never better than the
+        // exact optimum (which would mean a wrong objective).
+        ORRERY_CHECK_PROPERTY("sia's ILP at a node limit returns a fitting assignment at least as good as staying", [] {
+            const RandomRound r = randomRound(3, 25);
+            SiaIlpOptions o; // p < 0: minimises
+            o.maxNodes = 1;
+            const SiaIlpResult got = solveSiaIlp(r.jobs, r.capacity, o);
+            RC_ASSERT(got.solved);
+            RC_ASSERT(fitsCapacity(r, got.chosen));
+            RC_ASSERT(std::abs(got.objective - objectiveOf(r, got.chosen, o)) < 1e-6);
+            std::vector<int> stay;
+            for (const auto& j : r.jobs)
+                stay.push_back(j.current);
+            if (fitsCapacity(r, stay))
+                RC_ASSERT(got.objective <= objectiveOf(r, stay, o) + 1e-9);
+            SiaIlpOptions exact = o;
+            exact.maxNodes = 1'000'000;
+            exact.gap = 0;
+            exact.prune = false;
+            exact.incumbent = false;
+            const SiaIlpResult best = solveSiaIlp(r.jobs, r.capacity, exact);
+            RC_ASSERT(best.status == opt::Status::Optimal);
+            RC_ASSERT(got.objective >= best.objective - 1e-9);
         });
     }
 
