@@ -179,6 +179,7 @@ private slots:
         // §6.5: at 2048 tokens one query nearly fills a V100, so a second one costs almost as much again.
         const ModelProfile p = profileModel(ServingLibrary::builtin().at("bert-1.3b"),
                                             hardware::GpuCatalog::builtin().at("v100-16gb"), {1, 1});
+        qInfo("BERT-1.3B on one V100: a second query in a batch costs %.3f of the first", p.batchSlope);
         QVERIFY2(p.batchSlope > 0.8 && p.batchSlope <= 1.0, std::to_string(p.batchSlope).c_str());
     }
 };
