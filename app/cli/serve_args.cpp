@@ -120,8 +120,9 @@ void addCommonOptions(CLI::App* cmd, ServeArgs& a, bool storable)
     cmd->add_option("--duration", a.durationS, "Seconds of Gamma traffic")->capture_default_str();
     cmd->add_option("--seed", a.seed, "Random seed of the arrivals")->capture_default_str();
     cmd->add_option("--trace", a.trace,
-                    "Azure Functions per-minute counts (MAF1 schema) instead of Gamma traffic: functions feed models "
-                    "round-robin, each window re-fitted as a Gamma process");
+                    "Azure Functions trace instead of Gamma traffic: per-minute counts (MAF1 schema) or per-invocation "
+                    "rows (MAF2: app,func,end_timestamp,duration); functions feed models round-robin, each window "
+                    "re-fitted as a Gamma process");
     cmd->add_option("--window-min", a.windowMin, "Trace window in minutes")->capture_default_str();
     cmd->add_option("--rate-scale", a.rateScale, "Multiply the trace's fitted rates")->capture_default_str();
     cmd->add_option("--cv-scale", a.cvScale, "Multiply the trace's fitted CVs")->capture_default_str();

@@ -193,6 +193,22 @@ private slots:
         QCOMPARE(bad.exitCode, 2);
     }
 
+    void maf2TraceThroughPlace()
+    {
+        const auto r = cli({"serve", "place", "--models", "bert-1.3b:2", "--gpus", "2", "--trace",
+                            sourcePath("data/serving/maf2_synthetic.csv"), "--window-min", "30", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        const auto doc = nlohmann::json::parse(r.out);
+        QVERIFY(doc["requests"].get<long long>() > 0);
+        QVERIFY(doc["attainment"].get<double>() > 0);
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("maf2.csv").toStdString();
+        std::ofstream(file) << "app,func,end_timestamp,duration\na,f,10,12\n";
+        const auto badTrace = cli({"serve", "place", "--models", "bert-1.3b:2", "--gpus", "2", "--trace", file});
+        QCOMPARE(badTrace.exitCode, 2);
+        QVERIFY2(badTrace.err.find("maf2.csv:2: duration: 12 s is longer") != std::string::npos, badTrace.err.c_str());
+    }
+
     void storedRunsListShowExportDelete()
     {
         QTemporaryDir dir;
