@@ -1,7 +1,7 @@
 // orrery-cli serve place|simulate: AlpaServe's placement and request simulation (docs/serving.md).
 #include "cli.h"
-#include "count_arg.h"
 #include "run_db.h"
+#include "serve_args.h"
 
 #include "hardware/gpu_catalog.h"
 #include "io/error.h"
@@ -10,6 +10,7 @@
 #include "serve/placement_json.h"
 #include "serve/serving_metrics.h"
 #include "serve/serving_run.h"
+#include "serve/threshold_search.h"
 #include "store/default_path.h"
 #include "store/serving_records.h"
 #include "util/text.h"
@@ -28,108 +29,6 @@ namespace {
 
 using namespace orrery::serve;
 
-struct ServeArgs
-{
-    std::string models;
-    std::string set;
-    std::string library;
-    std::string gpu = "v100-16gb";
-    int gpus = 64;
-    double memoryBudgetGB = 0;
-    bool noCalibrate = false;
-    double rate = 20;
-    double cv = 3;
-    double powerLaw = 0;
-    double durationS = 600;
-    std::uint64_t seed = 1;
-    std::string db;
-    std::string trace;
-    int windowMin = 60;
-    double rateScale = 1;
-    double cvScale = 1;
-    double sloScale = 5;
-    bool json = false;
-    // place
-    std::string algorithm = "alpaserve";
-    int beam = 1;
-    double fastAbove = 2e7;
-    double windowS = 60;
-    std::string output;
-    int maxBuckets = 2;
-    // simulate
-    std::string placement;
-    int cdfPoints = 20;
-};
-
-/** `bert-1.3b:32,moe-2.4b:10` (a name without a count is one instance). */
-std::vector<std::pair<std::string, int>> parseModels(const std::string& text)
-{
-    std::vector<std::pair<std::string, int>> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', start), text.size());
-        const std::string item = text.substr(start, comma - start);
-        start = comma + 1;
-        if (item.empty())
-            throw Error("", "--models", fmt::format("empty entry in \"{}\"", text));
-        const std::size_t colon = item.find(':');
-        int count = 1;
-        if (colon != std::string::npos) {
-            const std::string n = item.substr(colon + 1);
-            const auto parsed = parsePositiveCount(n);
-            if (!parsed)
-                throw Error("", "--models", fmt::format("{}: expected a positive count, got \"{}\"", item, n));
-            count = *parsed;
-        }
-        out.emplace_back(item.substr(0, colon), count);
-    }
-    return out;
-}
-
-/** The run's inputs from the options, each checked under its option's name. */
-ServingSpec specOf(const ServeArgs& a)
-{
-    if (a.models.empty() == a.set.empty())
-        throw Error("", "--models", "give the models to serve with --models or --set (one of them)");
-    ServingSpec spec;
-    if (!a.set.empty()) {
-        const auto set = modelSet(a.set);
-        if (!set)
-            throw Error("", "--set", fmt::format("expected S1, S2, S3 or S4, got \"{}\"", a.set));
-        spec.modelSet = "S" + a.set.substr(1); // modelSet() took it: s1 ... s4, any case
-        spec.models = *set;
-    } else {
-        spec.models = parseModels(a.models);
-    }
-    if (a.memoryBudgetGB < 0)
-        throw Error("", "--memory-budget-gb", "expected a non-negative budget");
-    if (!(a.sloScale > 0))
-        throw Error("", "--slo-scale", fmt::format("expected a positive scale, got {}", a.sloScale));
-    if (a.trace.empty() && !(a.durationS > 0))
-        throw Error("", "--duration", fmt::format("expected a positive duration, got {}", a.durationS));
-    spec.library = a.library;
-    spec.gpu = a.gpu;
-    spec.gpus = a.gpus;
-    spec.memoryBudgetGB = a.memoryBudgetGB;
-    spec.calibrate = !a.noCalibrate;
-    spec.ratePerS = a.rate;
-    spec.cv = a.cv;
-    spec.powerLaw = a.powerLaw;
-    spec.durationS = a.durationS;
-    spec.seed = a.seed;
-    spec.trace = a.trace;
-    spec.windowMin = a.windowMin;
-    spec.rateScale = a.rateScale;
-    spec.cvScale = a.cvScale;
-    spec.sloScale = a.sloScale;
-    spec.method = a.algorithm;
-    spec.beam = a.beam;
-    spec.fastAbove = a.fastAbove;
-    spec.maxBuckets = a.maxBuckets;
-    spec.windowS = a.windowS;
-    return spec;
-}
-
 /** Stores the run when --db was given, and says so on stderr (stdout stays the report). */
 void storeIfAsked(const std::string& db, ServingRun& run)
 {
@@ -138,40 +37,6 @@ void storeIfAsked(const std::string& db, ServingRun& run)
     auto store = openRunStoreForWriting(db);
     const auto id = store::saveServingRun(store.connection(), run);
     std::cerr << fmt::format("orrery-cli: stored serving run {} in {}\n", id, store.path());
-}
-
-void addCommonOptions(CLI::App* cmd, ServeArgs& a)
-{
-    cmd->add_option("--models", a.models,
-                    "Models to serve: NAME[:COUNT],... from the serving library (instances NAME#i)");
-    cmd->add_option("--set", a.set, "A model set of AlpaServe's Table 1 instead: S1, S2, S3 or S4");
-    cmd->add_option("--library", a.library, "Serving model library file (default: the built-in Table 1 models)");
-    cmd->add_option("--gpu", a.gpu, "GPU type of the cluster")->capture_default_str();
-    cmd->add_option("--gpus", a.gpus, "GPUs in the cluster")->capture_default_str()->check(CLI::Range(1, 4096));
-    cmd->add_option("--memory-budget-gb", a.memoryBudgetGB,
-                    "Usable memory per GPU in GB (the paper's effective V100 budget: 13); 0 = the GPU's memory")
-        ->capture_default_str();
-    cmd->add_flag("--no-calibrate", a.noCalibrate,
-                  "Use the estimator's latencies as they are, not scaled to the paper's V100 measurements");
-    cmd->add_option("--rate", a.rate, "Total request rate, req/s (Gamma traffic)")->capture_default_str();
-    cmd->add_option("--cv", a.cv, "Coefficient of variation of inter-arrival times (Gamma traffic)")
-        ->capture_default_str();
-    cmd->add_option("--power-law", a.powerLaw, "Split the rate over models with weights (i+1)^-EXPONENT; 0 = even")
-        ->capture_default_str();
-    cmd->add_option("--duration", a.durationS, "Seconds of Gamma traffic")->capture_default_str();
-    cmd->add_option("--seed", a.seed, "Random seed of the arrivals")->capture_default_str();
-    cmd->add_option("--trace", a.trace,
-                    "Azure Functions per-minute counts (MAF1 schema) instead of Gamma traffic: functions feed models "
-                    "round-robin, each window re-fitted as a Gamma process");
-    cmd->add_option("--window-min", a.windowMin, "Trace window in minutes")->capture_default_str();
-    cmd->add_option("--rate-scale", a.rateScale, "Multiply the trace's fitted rates")->capture_default_str();
-    cmd->add_option("--cv-scale", a.cvScale, "Multiply the trace's fitted CVs")->capture_default_str();
-    cmd->add_option("--slo-scale", a.sloScale, "SLO as a multiple of each model's latency on its fewest GPUs")
-        ->capture_default_str();
-    cmd->add_flag("--json", a.json, "Print JSON");
-    cmd->add_option("--db", a.db,
-                    "Also store the run (inputs, placement, attainment, latencies) in this run store (SQLite); list "
-                    "stored serving runs with `serve runs list`");
 }
 
 nlohmann::json groupsReport(const std::vector<RunGroup>& groups)
@@ -417,7 +282,10 @@ void registerServe(CLI::App& app)
         "place", "Partition the GPUs into groups, choose parallel configurations and replicas (AlpaServe's "
                  "Algorithms 1-2, or a baseline) for the most requests within SLO");
     addCommonOptions(placeCmd, *place);
-    placeCmd->add_option("--algorithm", place->algorithm, "alpaserve, sr (Selective Replication) or clockwork++")
+    placeCmd
+        ->add_option("--algorithm", place->algorithm,
+                     "alpaserve, sr (Selective Replication) or clockwork++; the §6.6 ablation's round-robin or greedy "
+                     "(4-stage pipelines, models dealt round-robin or placed by Algorithm 1 alone)")
         ->capture_default_str();
     placeCmd->add_option("--beam", place->beam, "Beam width of Algorithm 1")->capture_default_str();
     placeCmd
@@ -433,10 +301,7 @@ void registerServe(CLI::App& app)
         ->capture_default_str();
     placeCmd->add_option("--output", place->output, "Write the placement file (for serve simulate --placement)");
     placeCmd->callback([a = place] {
-        const auto& methods = placementMethods();
-        if (std::find(methods.begin(), methods.end(), a->algorithm) == methods.end())
-            throw Error("", "--algorithm",
-                        fmt::format("expected alpaserve, sr or clockwork++, got \"{}\"", a->algorithm));
+        checkMethod("--algorithm", a->algorithm);
         const ServingSpec spec = specOf(*a);
         auto s = prepareServing(spec);
         ServingRun run = runServing(spec, *s);
@@ -548,6 +413,7 @@ void registerServe(CLI::App& app)
         printGroups(run.groups);
     });
 
+    registerServeThreshold(serve);
     registerServeRuns(serve);
 }
 

@@ -70,8 +70,7 @@ GreedyResult greedyPlacement(ProfileCache& cache, const std::vector<int>& models
     std::vector<bool> keep(static_cast<std::size_t>(workload.models), false);
     for (int m : models)
         keep[static_cast<std::size_t>(m)] = true;
-    Evaluator ev{cache, groups, workload.only(keep), {}, 0, progress};
-    ev.options.sloS = cache.slos();
+    Evaluator ev{cache, groups, workload.only(keep), cache.simOptions(), 0, progress};
 
     Selection empty(groups.size());
     Selection best = empty;

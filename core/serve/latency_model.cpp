@@ -17,20 +17,20 @@ namespace {
 
 constexpr double kElementBytes = 2; // fp16 inference
 
-workload::TrainingConfig inferenceConfig(const ServingModel& model)
+workload::TrainingConfig inferenceConfig(const ServingModel& model, int batch)
 {
     workload::TrainingConfig config;
-    config.globalBatch = 1;
-    config.microBatch = 1;
+    config.globalBatch = batch;
+    config.microBatch = batch;
     config.seq = model.spec.seq;
     config.precision = workload::Precision::FP16;
     config.pureHalf = true;
     return config;
 }
 
-estimate::LayerProfile rawProfile(const ServingModel& model, const hardware::GpuType& gpu, int intra)
+estimate::LayerProfile rawProfile(const ServingModel& model, const hardware::GpuType& gpu, int intra, int batch = 1)
 {
-    return estimate::profileLayers(model.computeSpec(), inferenceConfig(model), gpu, intra);
+    return estimate::profileLayers(model.computeSpec(), inferenceConfig(model, batch), gpu, intra);
 }
 
 double sumForward(const estimate::LayerProfile& p)
@@ -130,6 +130,10 @@ ModelProfile profileModel(const ServingModel& model, const hardware::GpuType& gp
                        kElementBytes * (double(model.spec.heads) / config.intra) * seq * seq;
     p.latencyS =
         std::accumulate(p.stageS.begin(), p.stageS.end(), 0.0) + std::accumulate(p.commS.begin(), p.commS.end(), 0.0);
+    // [CHOICE] One slope for the whole model (not per stage): calibration scales both batch sizes alike, so the
+    // ratio is the estimator's own.
+    const double one = sumForward(raw), two = sumForward(rawProfile(model, gpu, config.intra, 2));
+    p.batchSlope = one > 0 ? std::clamp(two / one - 1, 0.0, 1.0) : 1.0;
     return p;
 }
 

@@ -39,6 +39,12 @@ struct ModelProfile
     double maxStageS = 0;         ///< D_m: the pipeline's bottleneck
     double weightBytesPerGpu = 0; ///< the largest stage's weights on one of its GPUs
     double workspaceBytes = 0;    ///< transient activations of one query on one GPU
+    /**
+     * A batch of b queries holds each stage (1 + batchSlope x (b - 1)) times as long as one [PAPER, §6.5: latency
+     * grows linearly with the batch]; the slope is the estimator's extra time of a second query over the first
+     * (1: the GPU is already saturated by one query, no gain from batching).
+     */
+    double batchSlope = 1;
     double memoryPerGpuBytes() const { return weightBytesPerGpu + workspaceBytes; }
 };
 

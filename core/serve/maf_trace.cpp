@@ -64,7 +64,11 @@ MafTrace parseMafTrace(std::string_view text, const std::string& fileLabel)
 
 MafTrace readMafTrace(const std::string& path)
 {
-    return parseMafTrace(util::readFile(path), std::filesystem::path(path).filename().string());
+    const std::string text = util::readFile(path);
+    const std::string label = std::filesystem::path(path).filename().string();
+    const std::string_view header = std::string_view(text).substr(0, text.find('\n'));
+    return header.find("end_timestamp") != std::string_view::npos ? parseMaf2Trace(text, label)
+                                                                  : parseMafTrace(text, label);
 }
 
 std::vector<std::vector<GammaProcess>> fitMafWindows(const MafTrace& trace, int models, const MafFit& fit)

@@ -2,8 +2,9 @@
 
 // Azure Functions traces in the MAF1 schema (Shahrad et al., ATC'20: invocations_per_function_md.anon.dNN.csv):
 // one row per function, `HashOwner,HashApp,HashFunction,Trigger,1,2,...,1440`, the invocations in each
-// minute of a day. AlpaServe (§6.2) assigns functions to models round-robin and re-fits each time window
-// with a Gamma process (docs/serving.md, "Traces").
+// minute of a day; or in the MAF2 schema (the 2021 invocation trace): one row per invocation, `app,func,
+// end_timestamp,duration` in seconds, counted here per function and minute of its start. AlpaServe (§6.2) assigns
+// functions to models round-robin and re-fits each time window with a Gamma process (docs/serving.md, "Traces").
 
 #include "serve/arrivals.h"
 
@@ -26,7 +27,18 @@ struct MafTrace
  * line and the column (`trace.csv:7: 12: expected a non-negative integer, got "x"`).
  */
 MafTrace parseMafTrace(std::string_view text, const std::string& fileLabel);
+/** MAF1 or MAF2, told apart by the header (MAF2 has `end_timestamp`). */
 MafTrace readMafTrace(const std::string& path);
+
+/** The longest MAF2 trace read, in minutes (31 days; the published trace spans 14). */
+inline constexpr int kMaxMaf2Minutes = 31 * 24 * 60;
+
+/**
+ * MAF2: a header with `func`, `end_timestamp` and `duration` (other columns ignored), one row per invocation. An
+ * invocation starts at end_timestamp - duration; it counts in minute floor(start / 60) of its function (functions in
+ * order of first appearance). Errors name the file, line and column (`maf2.csv:4: duration: 9 s is longer than ...`).
+ */
+MafTrace parseMaf2Trace(std::string_view text, const std::string& fileLabel);
 
 struct MafFit
 {

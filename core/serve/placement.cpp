@@ -112,20 +112,26 @@ std::vector<SimGroup> ProfileCache::simGroups(const Placement& placement)
         sg.stages = g.config.stages;
         for (int m : g.models) {
             const ModelProfile& p = profile(m_problem->instances[static_cast<std::size_t>(m)].kind, g.config);
-            sg.models.push_back({m, p.stageS, p.commS});
+            sg.models.push_back({m, p.stageS, p.commS, p.batchSlope});
         }
         groups.push_back(std::move(sg));
     }
     return groups;
 }
 
+SimOptions ProfileCache::simOptions(bool recordLatencies)
+{
+    SimOptions options;
+    options.sloS = slos();
+    options.recordLatencies = recordLatencies;
+    options.maxBatch = m_problem->maxBatch;
+    return options;
+}
+
 SimResult evaluatePlacement(ProfileCache& cache, const Placement& placement, const Workload& workload,
                             bool recordLatencies)
 {
-    SimOptions options;
-    options.sloS = cache.slos();
-    options.recordLatencies = recordLatencies;
-    return simulateRequests(cache.simGroups(placement), workload, options);
+    return simulateRequests(cache.simGroups(placement), workload, cache.simOptions(recordLatencies));
 }
 
 void checkPlacement(ProfileCache& cache, const Placement& placement)

@@ -44,6 +44,8 @@ struct ServingProblem
     LatencyOptions latency;
     /** SLO = sloScale x the model's latency on the fewest GPUs of `gpu` that hold it (§6.1; default 5). */
     double sloScale = 5;
+    /** Largest batch of the §6.5 batching runtime; 1: none (the main results). */
+    int maxBatch = 1;
 
     /** `name:count` entries: kinds from the library, instances `name#0`, `name#1`, ... */
     static ServingProblem fromCounts(const std::vector<std::pair<std::string, int>>& counts,
@@ -68,6 +70,8 @@ public:
     bool fits(const std::vector<int>& models, const ParallelConfig& config);
     /** The simulator's view of a placement. */
     std::vector<SimGroup> simGroups(const Placement& placement);
+    /** The problem's runtime for the simulator: SLOs per instance, its batching. */
+    SimOptions simOptions(bool recordLatencies = false);
     const ServingProblem& problem() const { return *m_problem; }
 
 private:

@@ -21,6 +21,17 @@ std::vector<ParallelConfig> groupConfigs(int gpus, int gpusPerNode)
     return configs;
 }
 
+std::vector<ParallelConfig> equalGroups(int gpus, int size, const ParallelConfig& config)
+{
+    std::vector<ParallelConfig> groups(static_cast<std::size_t>(gpus / size), config);
+    const int rest = gpus % size;
+    if (rest > 0) {
+        const int intra = std::gcd(config.intra, rest);
+        groups.push_back({rest / intra, intra});
+    }
+    return groups;
+}
+
 std::vector<std::vector<int>> bucketPartitions(const std::vector<double>& latencies, double ratio, int maxBuckets)
 {
     std::vector<int> cuts; // where a new latency level begins
@@ -95,18 +106,6 @@ std::vector<std::vector<int>> deviceSplits(const std::vector<Bucket>& buckets, i
     for (std::size_t i = 0; i < all.size() && static_cast<int>(i) < keep; ++i)
         out.push_back(all[i].second);
     return out;
-}
-
-/** Equal groups of `size` GPUs with `config`, and a last group of the remainder (its own configuration). */
-std::vector<ParallelConfig> groupsOf(int gpus, int size, const ParallelConfig& config)
-{
-    std::vector<ParallelConfig> groups(static_cast<std::size_t>(gpus / size), config);
-    const int rest = gpus % size;
-    if (rest > 0) {
-        const int intra = std::gcd(config.intra, rest);
-        groups.push_back({rest / intra, intra});
-    }
-    return groups;
 }
 
 /**
@@ -198,17 +197,17 @@ SearchResult searchPlacement(ProfileCache& cache, const Workload& workload, cons
                     };
                     if (!options.modelParallel) {
                         const int size = buckets[b].minGpus;
-                        tryGroups(groupsOf(split[b], size, {size, 1}));
+                        tryGroups(equalGroups(split[b], size, {size, 1}));
                     } else {
                         for (int size = 1; size <= std::min(split[b], maxGroup); size *= 2) {
                             if (size < buckets[b].minGpus)
                                 continue;
                             for (const ParallelConfig& config : groupConfigs(size, gpusPerNode))
-                                tryGroups(groupsOf(split[b], size, config));
+                                tryGroups(equalGroups(split[b], size, config));
                         }
                         // A bucket whose minimum is not a power of two still gets its minimal groups.
                         if ((buckets[b].minGpus & (buckets[b].minGpus - 1)) != 0 && buckets[b].minGpus <= split[b])
-                            tryGroups(groupsOf(split[b], buckets[b].minGpus, {buckets[b].minGpus, 1}));
+                            tryGroups(equalGroups(split[b], buckets[b].minGpus, {buckets[b].minGpus, 1}));
                     }
                     it = solved.emplace(key, std::move(bucketBest)).first;
                 }
@@ -222,6 +221,8 @@ SearchResult searchPlacement(ProfileCache& cache, const Workload& workload, cons
                 bestLatency = sim.meanLatencyS();
                 best.placement = std::move(combined);
             }
+            if (best.attainment >= options.stopAt)
+                return best;
         }
         ++done;
         if (progress)

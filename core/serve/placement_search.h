@@ -21,6 +21,12 @@ struct SearchOptions
     int deviceSplitsPerPartition = 3;
     /** Largest group tried (0: the whole cluster). */
     int maxGroupGpus = 0;
+    /**
+     * End the search at the first whole placement whose attainment reaches this. A threshold search asks only
+     * whether the best placement meets its target, and the best is never worse than one already found that does,
+     * so stopping there changes no answer (above 1: never stop early).
+     */
+    double stopAt = 2.0;
 };
 
 struct SearchResult
@@ -38,6 +44,9 @@ SearchResult searchPlacement(ProfileCache& cache, const Workload& workload, cons
 /** Selective Replication: searchPlacement with modelParallel = false. */
 SearchResult selectiveReplication(ProfileCache& cache, const Workload& workload, SearchOptions options = {},
                                   const util::Progress* progress = nullptr);
+
+/** `gpus` cut into equal groups of `size` GPUs with `config`, and a last group of the remainder (its own config). */
+std::vector<ParallelConfig> equalGroups(int gpus, int size, const ParallelConfig& config);
 
 /** The parallel configurations (stages, intra) of a group of `gpus` GPUs that the search tries. */
 std::vector<ParallelConfig> groupConfigs(int gpus, int gpusPerNode);

@@ -1,5 +1,7 @@
 #include "serve/request_simulator.h"
 
+#include "serve/batched_simulator.h"
+
 #include "io/error.h"
 
 #include <fmt/format.h>
@@ -28,12 +30,6 @@ struct FinishQueue
     }
 };
 
-struct Candidate
-{
-    int group;
-    int slot; // index into groups[group].models
-};
-
 } // namespace
 
 std::vector<double> SimResult::groupUtilisation() const
@@ -50,7 +46,7 @@ SimResult simulateRequests(const std::vector<SimGroup>& groups, const Workload& 
     const int models = workload.models;
     if (static_cast<int>(options.sloS.size()) != models)
         throw Error("", "slo", fmt::format("expected {} SLOs (one per model), got {}", models, options.sloS.size()));
-    std::vector<std::vector<Candidate>> hosts(static_cast<std::size_t>(models));
+    std::vector<std::vector<HostSlot>> hosts(static_cast<std::size_t>(models));
     for (std::size_t g = 0; g < groups.size(); ++g) {
         const SimGroup& group = groups[g];
         if (group.stages < 1)
@@ -79,6 +75,14 @@ SimResult simulateRequests(const std::vector<SimGroup>& groups, const Workload& 
         r.latencyS.assign(workload.requests.size(), std::numeric_limits<double>::quiet_NaN());
         r.groupOf.assign(workload.requests.size(), -1);
     }
+    if (options.maxBatch > 1) {
+        for (std::size_t i = 0; i < workload.requests.size(); ++i)
+            if (workload.requests[i].model < 0 || workload.requests[i].model >= models)
+                throw Error("", fmt::format("requests[{}].model", i),
+                            fmt::format("model {} outside 0..{}", workload.requests[i].model, models - 1));
+        simulateBatched(groups, workload, options, hosts, r);
+        return r;
+    }
     std::vector<FinishQueue> queues(groups.size());
     std::vector<std::vector<double>> stageFree(groups.size());
     for (std::size_t g = 0; g < groups.size(); ++g)
@@ -99,9 +103,9 @@ SimResult simulateRequests(const std::vector<SimGroup>& groups, const Workload& 
             continue;
         }
         // Shortest queue; ties go to the first group (placement order).
-        const Candidate* best = nullptr;
+        const HostSlot* best = nullptr;
         std::size_t bestLength = std::numeric_limits<std::size_t>::max();
-        for (const Candidate& c : candidates) {
+        for (const HostSlot& c : candidates) {
             const std::size_t length = queues[static_cast<std::size_t>(c.group)].length(req.arrivalS);
             if (length < bestLength) {
                 bestLength = length;

@@ -22,6 +22,8 @@ struct StageTimes
     int model = 0;
     std::vector<double> stageS; ///< one per stage of the group
     std::vector<double> commS;  ///< stages - 1 transfers; they delay the query, they do not hold a stage
+    /** Batching runtime: a batch of b holds each stage (1 + batchSlope x (b - 1)) x stageS (ModelProfile). */
+    double batchSlope = 1;
 };
 
 struct SimGroup
@@ -35,6 +37,11 @@ struct SimOptions
     std::vector<double> sloS;     ///< per model; a request must finish within arrival + slo
     bool recordLatencies = false; ///< fill SimResult::latencyS and groupOf
     bool recordStages = false;    ///< fill SimResult::stageIntervals (tests, small runs)
+    /**
+     * Above 1, the batching runtime of §6.5 (batched_simulator.h) with batches of up to this many requests of one
+     * model; 1: the main runtime (shortest queue, FCFS, no batching).
+     */
+    int maxBatch = 1;
 };
 
 struct StageInterval
@@ -71,6 +78,7 @@ struct SimResult
 };
 
 /**
+ * The main runtime, or the batching runtime when options.maxBatch > 1.
  * Throws orrery::Error when a group's stage times do not match its stage count, a model index is outside
  * the workload's models, or sloS has the wrong size.
  */

@@ -54,30 +54,4 @@ std::vector<std::pair<double, double>> latencyCdf(const SimResult& result, int p
     return cdf;
 }
 
-double largestMeeting(const std::function<double(double)>& attainment, double lo, double hi, double target, int steps)
-{
-    if (attainment(hi) >= target)
-        return hi;
-    if (attainment(lo) < target)
-        return lo;
-    for (int i = 0; i < steps; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (attainment(mid) >= target ? lo : hi) = mid;
-    }
-    return lo;
-}
-
-double smallestMeeting(const std::function<double(double)>& attainment, double lo, double hi, double target, int steps)
-{
-    if (attainment(lo) >= target)
-        return lo;
-    if (attainment(hi) < target)
-        return hi;
-    for (int i = 0; i < steps; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (attainment(mid) >= target ? hi : lo) = mid;
-    }
-    return hi;
-}
-
 } // namespace orrery::serve

@@ -1,11 +1,10 @@
 #pragma once
 
-// What AlpaServe reports of a run (§6): SLO attainment, the latency distribution, per-group utilisation, and
-// the 99%-attainment thresholds (maximum rate, CV, minimum SLO scale or devices) found by bisection.
+// What AlpaServe reports of a run (§6): SLO attainment, the latency distribution, per-group utilisation. The
+// 99%-attainment thresholds (maximum rate, CV, minimum SLO scale or devices) are threshold_search.h's.
 
 #include "serve/request_simulator.h"
 
-#include <functional>
 #include <utility>
 #include <vector>
 
@@ -26,15 +25,5 @@ LatencySummary summarizeLatencies(const SimResult& result);
 
 /** `points` (latency, fraction of served requests at most that latency) pairs, evenly spaced in rank. */
 std::vector<std::pair<double, double>> latencyCdf(const SimResult& result, int points);
-
-/**
- * The largest x in [lo, hi] with attainment(x) >= target, for an attainment that falls as x grows (rate, CV):
- * lo when even lo misses, hi when hi meets. `steps` bisections.
- */
-double largestMeeting(const std::function<double(double)>& attainment, double lo, double hi, double target,
-                      int steps = 12);
-/** The smallest x in [lo, hi] with attainment(x) >= target, for an attainment that grows with x (SLO scale). */
-double smallestMeeting(const std::function<double(double)>& attainment, double lo, double hi, double target,
-                       int steps = 12);
 
 } // namespace orrery::serve

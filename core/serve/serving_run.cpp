@@ -1,6 +1,7 @@
 #include "serve/serving_run.h"
 
 #include "io/error.h"
+#include "serve/ablation_placement.h"
 #include "serve/clockwork.h"
 #include "serve/placement_search.h"
 
@@ -71,39 +72,64 @@ ServingRun runServing(const ServingSpec& spec, const util::Progress* progress)
     return runServing(spec, *setup, progress);
 }
 
-ServingRun runServing(const ServingSpec& spec, ServingSetup& setup, const util::Progress* progress)
+ServingSearch searchServing(const ServingSpec& spec, ServingSetup& setup, ProfileCache& cache,
+                            const util::Progress* progress, double stopAt)
 {
-    ProfileCache cache(setup.problem);
     SearchOptions options;
     options.greedy.beam = spec.beam;
     options.greedy.fastAbove = spec.fastAbove;
     options.maxBuckets = spec.maxBuckets;
+    options.stopAt = stopAt;
     const auto started = std::chrono::steady_clock::now();
     const auto seconds = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
+    ServingSearch out;
     if (spec.method == kMethodClockwork) {
+        // Its attainment is over segments searched apart: one segment stopping at the target could pull the whole
+        // below it while a full search would not, so Clockwork++ always searches in full.
+        options.stopAt = 2.0;
         ClockworkResult cw =
             clockworkPlusPlus(cache, setup.workload, setup.clockworkWindowS(spec), options, progress, true);
-        const double searchS = seconds();
-        ServingRun run = describeServingRun(spec, cache, cw.placements, cw.segments);
-        run.searchS = searchS;
-        run.simulations = cw.simulations;
-        return run;
+        out.searchS = seconds();
+        out.placements = std::move(cw.placements);
+        out.sims = std::move(cw.segments);
+        out.simulations = cw.simulations;
+        return out;
     }
-    SearchResult result;
+    Placement placement;
     if (spec.method == kMethodAlpaServe || spec.method == kMethodSelectiveReplication) {
-        result = spec.method == kMethodAlpaServe ? searchPlacement(cache, setup.workload, options, progress)
-                                                 : selectiveReplication(cache, setup.workload, options, progress);
+        SearchResult result = spec.method == kMethodAlpaServe
+                                  ? searchPlacement(cache, setup.workload, options, progress)
+                                  : selectiveReplication(cache, setup.workload, options, progress);
+        placement = std::move(result.placement);
+        out.simulations = result.simulations;
+        out.candidates = result.candidates;
+    } else if (spec.method == kMethodGreedy) {
+        GreedyResult result = greedyOnPipelines(cache, setup.workload, kAblationStages, options.greedy, progress);
+        placement = std::move(result.placement);
+        out.simulations = result.simulations;
+        out.candidates = 1;
+    } else if (spec.method == kMethodRoundRobin) {
+        placement = roundRobinPlacement(cache);
     } else {
-        throw Error("", "method", fmt::format("expected alpaserve, sr or clockwork++, got \"{}\"", spec.method));
+        throw Error("", "method",
+                    fmt::format("expected alpaserve, sr, clockwork++, round-robin or greedy, got \"{}\"", spec.method));
     }
-    const double searchS = seconds();
-    const SimResult sim = evaluatePlacement(cache, result.placement, setup.workload, true);
-    ServingRun run = describeServingRun(spec, cache, {result.placement}, {sim});
-    run.searchS = searchS;
-    run.simulations = result.simulations;
-    run.candidates = result.candidates;
+    out.searchS = seconds();
+    out.sims.push_back(evaluatePlacement(cache, placement, setup.workload, true));
+    out.placements.push_back(std::move(placement));
+    return out;
+}
+
+ServingRun runServing(const ServingSpec& spec, ServingSetup& setup, const util::Progress* progress)
+{
+    ProfileCache cache(setup.problem);
+    const ServingSearch found = searchServing(spec, setup, cache, progress);
+    ServingRun run = describeServingRun(spec, cache, found.placements, found.sims);
+    run.searchS = found.searchS;
+    run.simulations = found.simulations;
+    run.candidates = found.candidates;
     return run;
 }
 

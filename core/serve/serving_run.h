@@ -67,6 +67,24 @@ struct ServingRun
     std::vector<RunGroup> segmentGroups(int segment) const;
 };
 
+/** What a method chose for a setup's traffic, before it is described as a run. */
+struct ServingSearch
+{
+    std::vector<Placement> placements; ///< one, or one per Clockwork++ segment
+    std::vector<SimResult> sims;       ///< each placement simulated on its traffic, with per-request latencies
+    double searchS = 0;
+    int simulations = 0;
+    int candidates = 0;
+};
+
+/**
+ * Runs `spec.method` (alpaserve, sr, clockwork++, or the ablation's round-robin and greedy) on the setup's problem
+ * and traffic. `stopAt`: AlpaServe and SR end their search at the first placement reaching this attainment
+ * (SearchOptions::stopAt; above 1: a full search).
+ */
+ServingSearch searchServing(const ServingSpec& spec, ServingSetup& setup, ProfileCache& cache,
+                            const util::Progress* progress = nullptr, double stopAt = 2.0);
+
 /**
  * Runs `spec.method` (alpaserve, sr or clockwork++) on the spec's problem and traffic and simulates the result with
  * per-request latencies. `progress` reports the search's fraction and stops it (orrery::Cancelled).

@@ -22,6 +22,12 @@ const std::vector<std::string>& placementMethods()
     return methods;
 }
 
+const std::vector<std::string>& ablationMethods()
+{
+    static const std::vector<std::string> methods = {kMethodRoundRobin, kMethodGreedy};
+    return methods;
+}
+
 std::string methodTitle(const std::string& method)
 {
     if (method == kMethodAlpaServe)
@@ -30,6 +36,10 @@ std::string methodTitle(const std::string& method)
         return "Selective Replication";
     if (method == kMethodClockwork)
         return "Clockwork++";
+    if (method == kMethodRoundRobin)
+        return "Round robin";
+    if (method == kMethodGreedy)
+        return "Greedy placement";
     if (method == kMethodGiven)
         return "given placement";
     return method;
@@ -81,6 +91,8 @@ nlohmann::json servingSpecToJson(const ServingSpec& s)
             {"rate_scale", s.rateScale},
             {"cv_scale", s.cvScale},
             {"slo_scale", s.sloScale},
+            {"max_batch", s.maxBatch},
+            {"auto_partition", s.autoPartition},
             {"method", s.method},
             {"beam", s.beam},
             {"fast_above", s.fastAbove},
@@ -122,7 +134,10 @@ ServingSpec servingSpecFromJson(const nlohmann::json& doc, const std::string& fi
         s.rateScale = o.nonNegativeNumber("rate_scale", 1);
         s.cvScale = o.nonNegativeNumber("cv_scale", 1);
         s.sloScale = o.positiveNumber("slo_scale", s.sloScale);
+        s.maxBatch = static_cast<int>(o.integer("max_batch", 1, 1, 1024));
+        s.autoPartition = o.boolean("auto_partition", true);
         std::vector<std::string> methods = placementMethods();
+        methods.insert(methods.end(), ablationMethods().begin(), ablationMethods().end());
         methods.push_back(kMethodGiven);
         s.method = o.choice("method", methods, kMethodAlpaServe);
         s.beam = static_cast<int>(o.integer("beam", 1, 1, 64));
@@ -150,6 +165,10 @@ std::unique_ptr<ServingSetup> prepareServing(const ServingSpec& spec)
         throw Error("", "memory_budget_gb", fmt::format("expected a non-negative budget, got {}", spec.memoryBudgetGB));
     s->problem.latency.memoryBudgetBytes = spec.memoryBudgetGB * 1e9;
     s->problem.latency.calibrate = spec.calibrate;
+    s->problem.latency.autoPartition = spec.autoPartition;
+    if (spec.maxBatch < 1)
+        throw Error("", "max_batch", fmt::format("expected a batch of at least 1, got {}", spec.maxBatch));
+    s->problem.maxBatch = spec.maxBatch;
     if (!(spec.sloScale > 0))
         throw Error("", "slo_scale", fmt::format("expected a positive scale, got {}", spec.sloScale));
     s->problem.sloScale = spec.sloScale;

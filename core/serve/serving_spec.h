@@ -22,12 +22,18 @@ namespace orrery::serve {
 inline constexpr const char* kMethodAlpaServe = "alpaserve";
 inline constexpr const char* kMethodSelectiveReplication = "sr";
 inline constexpr const char* kMethodClockwork = "clockwork++";
+/** The placement variants of the §6.6 ablation (ablation_placement.h): 4-stage pipelines, models dealt round-robin
+ * or placed by Algorithm 1 alone. */
+inline constexpr const char* kMethodRoundRobin = "round-robin";
+inline constexpr const char* kMethodGreedy = "greedy";
 /** Not a method: `serve simulate` of a placement given as a file (stored runs say so). */
 inline constexpr const char* kMethodGiven = "given";
 
-/** alpaserve, sr, clockwork++: what searchServing runs. */
+/** alpaserve, sr, clockwork++: AlpaServe and the baselines of §6.2. */
 const std::vector<std::string>& placementMethods();
-/** "AlpaServe", "Selective Replication", "Clockwork++" (and "given placement"). */
+/** round-robin, greedy: the ablation's variants (§6.6), run like the others but not offered beside them. */
+const std::vector<std::string>& ablationMethods();
+/** "AlpaServe", "Selective Replication", "Clockwork++", the ablation's (and "given placement"). */
 std::string methodTitle(const std::string& method);
 
 using ModelCounts = std::vector<std::pair<std::string, int>>;
@@ -58,6 +64,10 @@ struct ServingSpec
     double rateScale = 1;
     double cvScale = 1;
     double sloScale = 5;
+    /** Largest batch of the §6.5 batching runtime; 1: no batching (the paper's main results). */
+    int maxBatch = 1;
+    /** false: the equal-layer split of the §6.6 ablation instead of the stage DP. */
+    bool autoPartition = true;
     // The method and its settings
     std::string method = kMethodAlpaServe;
     int beam = 1;

@@ -130,6 +130,85 @@ private slots:
         QVERIFY(trace.err.find("serving_models.json") != std::string::npos);
     }
 
+    void thresholdSearchesPerMethod()
+    {
+        const std::vector<std::string> small{
+            "--models", "bert-1.3b:2",        "--gpus", "2",           "--cv", "2", "--duration",
+            "120",      "--memory-budget-gb", "13",     "--slo-scale", "3"};
+        const auto found = cli(with({"serve", "threshold", "--metric", "rate", "--from", "1", "--to", "64",
+                                     "--algorithms", "alpaserve,sr", "--threads", "2", "--json"},
+                                    small));
+        QVERIFY2(found.exitCode == 0, found.err.c_str());
+        const auto doc = nlohmann::json::parse(found.out);
+        QCOMPARE(doc["metric"].get<std::string>(), std::string("rate"));
+        QCOMPARE(doc["results"].size(), std::size_t(2));
+        const auto& alpa = doc["results"][0];
+        QCOMPARE(alpa["method"].get<std::string>(), std::string("alpaserve"));
+        const double value = alpa["value"].get<double>(), missed = alpa["missed"].get<double>();
+        QVERIFY(value < missed && missed <= value * 1.05 + 1e-9);
+        QVERIFY(value >= doc["results"][1]["value"].get<double>());
+        // The probes say which met; the answer is the largest that did, the next the smallest that did not.
+        double largestMet = 0, smallestMissed = 1e9;
+        for (const auto& p : alpa["probes"]) {
+            QCOMPARE(p["meets"].get<bool>(), p["attainment"].get<double>() >= 0.99);
+            if (p["meets"].get<bool>())
+                largestMet = std::max(largestMet, p["value"].get<double>());
+            else
+                smallestMissed = std::min(smallestMissed, p["value"].get<double>());
+        }
+        QCOMPARE(largestMet, value);
+        QCOMPARE(smallestMissed, missed);
+
+        const auto text = cli(
+            with({"serve", "threshold", "--metric", "devices", "--from", "1", "--to", "2", "--algorithms", "alpaserve"},
+                 small));
+        QVERIFY2(text.exitCode == 0, text.err.c_str());
+        QVERIFY(text.out.find("AlpaServe") != std::string::npos);
+
+        const auto zero = cli(with({"serve", "threshold", "--metric", "rate", "--from", "0", "--to", "4"}, small));
+        QCOMPARE(zero.exitCode, 2);
+        QVERIFY2(zero.err.find("0 < from < to") != std::string::npos, zero.err.c_str());
+        const auto method = cli(
+            with({"serve", "threshold", "--metric", "cv", "--from", "1", "--to", "4", "--algorithms", "alpaserve,x"},
+                 small));
+        QCOMPARE(method.exitCode, 2);
+        QVERIFY(method.err.find("--algorithms") != std::string::npos);
+    }
+
+    void ablationsAndBatchingThroughPlace()
+    {
+        for (const std::string algorithm : {"round-robin", "greedy"}) {
+            const auto r = cli(with({"serve", "place", "--algorithm", algorithm, "--json"}, kSmall));
+            QVERIFY2(r.exitCode == 0, r.err.c_str());
+            const auto doc = nlohmann::json::parse(r.out);
+            // Four GPUs: one 4-stage pipeline.
+            QCOMPARE(doc["placement"]["groups"].size(), std::size_t(1));
+            QCOMPARE(doc["placement"]["groups"][0]["stages"].get<int>(), 4);
+        }
+        const auto batched = cli(with({"serve", "place", "--max-batch", "4", "--equal-layer-split", "--json"}, kSmall));
+        QVERIFY2(batched.exitCode == 0, batched.err.c_str());
+        const double attainment = nlohmann::json::parse(batched.out)["attainment"].get<double>();
+        QVERIFY(attainment > 0 && attainment <= 1);
+        const auto bad = cli(with({"serve", "place", "--max-batch", "0"}, kSmall));
+        QCOMPARE(bad.exitCode, 2);
+    }
+
+    void maf2TraceThroughPlace()
+    {
+        const auto r = cli({"serve", "place", "--models", "bert-1.3b:2", "--gpus", "2", "--trace",
+                            sourcePath("data/serving/maf2_synthetic.csv"), "--window-min", "30", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        const auto doc = nlohmann::json::parse(r.out);
+        QVERIFY(doc["requests"].get<long long>() > 0);
+        QVERIFY(doc["attainment"].get<double>() > 0);
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("maf2.csv").toStdString();
+        std::ofstream(file) << "app,func,end_timestamp,duration\na,f,10,12\n";
+        const auto badTrace = cli({"serve", "place", "--models", "bert-1.3b:2", "--gpus", "2", "--trace", file});
+        QCOMPARE(badTrace.exitCode, 2);
+        QVERIFY2(badTrace.err.find("maf2.csv:2: duration: 12 s is longer") != std::string::npos, badTrace.err.c_str());
+    }
+
     void storedRunsListShowExportDelete()
     {
         QTemporaryDir dir;

@@ -7,6 +7,7 @@
 #include "serve/maf_trace.h"
 
 #include <cmath>
+#include <fstream>
 #include <numeric>
 
 using namespace orrery;
@@ -162,6 +163,58 @@ private slots:
         const MafTrace ok = parseMafTrace(header(2) + "o,a,f,http,1,2\n", "t.csv");
         QVERIFY(errorOf([&] { fitMafWindows(ok, 0, {}); }).find("at least one model") != std::string::npos);
         QVERIFY(errorOf([&] { fitMafWindows(ok, 1, {0, 1, 1}); }).find("window") != std::string::npos);
+    }
+
+    void readsTheSyntheticMaf2Trace()
+    {
+        const std::string path = test::sourcePath("data/serving/maf2_synthetic.csv");
+        const MafTrace trace = readMafTrace(path); // told from MAF1 by its header
+        QCOMPARE(trace.functions.size(), std::size_t(6));
+        QCOMPARE(trace.minutes, 120);
+        // Every invocation counted once, in the minute it started.
+        std::ifstream in(path);
+        std::string line;
+        long long rows = -1; // the header
+        while (std::getline(in, line))
+            ++rows;
+        double total = 0, first = 0;
+        for (std::size_t f = 0; f < trace.counts.size(); ++f)
+            for (double c : trace.counts[f]) {
+                total += c;
+                if (f == 0)
+                    first += c;
+            }
+        QCOMPARE(static_cast<long long>(total), rows);
+        // Skewed, as MAF2 is: the first function takes most of the invocations, in bursts.
+        QVERIFY(first > total / 2);
+        const auto windows = fitMafWindows(trace, 2, {60, 1, 1});
+        QVERIFY(windows[0][0].cv > 2 * windows[0][1].cv);
+        // A hand-made file: starts at 59.5 s (minute 0) and 60 s (minute 1); function g first seen second.
+        const MafTrace small =
+            parseMaf2Trace("app,func,end_timestamp,duration\na,f,60.5,1\na,g,61,1\na,f,200,0\n", "t.csv");
+        QCOMPARE(small.functions, (std::vector<std::string>{"f", "g"}));
+        QCOMPARE(small.minutes, 4);
+        QCOMPARE(small.counts[0], (std::vector<double>{1, 0, 0, 1}));
+        QCOMPARE(small.counts[1], (std::vector<double>{0, 1, 0, 0}));
+    }
+
+    void badMaf2TracesAreRefused()
+    {
+        const auto err = [](const std::string& body) {
+            return QString::fromStdString(
+                errorOf([&] { parseMaf2Trace("app,func,end_timestamp,duration\n" + body, "maf2.csv"); }));
+        };
+        QCOMPARE(err("a,f,10,x\n"), QString("maf2.csv:2: duration: expected a non-negative number, got \"x\""));
+        QCOMPARE(err("a,f,10,1\na,f,-3,1\n"),
+                 QString("maf2.csv:3: end_timestamp: expected a non-negative number, got \"-3\""));
+        QCOMPARE(err("a,f,10,12\n"), QString("maf2.csv:2: duration: 12 s is longer than the end time 10 s: the "
+                                             "invocation would start before the trace"));
+        QCOMPARE(err("a,,10,1\n"), QString("maf2.csv:2: func: missing function name"));
+        QCOMPARE(err(""), QString("maf2.csv: no invocations (the file has a header and no rows)"));
+        QVERIFY(err("a,f,9999999,1\n").contains("past the 44640-minute limit"));
+        QVERIFY(QString::fromStdString(errorOf([] {
+                    parseMaf2Trace("app,func,end\na,f,1\n", "maf2.csv");
+                })).startsWith("maf2.csv:1: header: missing column \"end_timestamp\""));
     }
 };
 
