@@ -42,7 +42,8 @@ private slots:
         const std::string json = io::scenarioToJson(scenario).dump();
         int n = 0;
         for (const char* policy : {"fifo", "sjf", "fifo"}) {
-            auto run = test::syntheticRun(scenario.cluster, 40 + 10 * n, 11 + static_cast<std::uint64_t>(n), policy);
+            auto run =
+                gui::test::syntheticRun(scenario.cluster, 40 + 10 * n, 11 + static_cast<std::uint64_t>(n), policy);
             store::RunInfo info;
             info.scenarioName = scenario.name;
             info.scenarioJson = json;
@@ -64,12 +65,12 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(browser.model()->rowCount(), 3, 5000);
         QSignalSpy listed(&browser, &StoreBrowser::listed);
         browser.setPolicyFilter(QStringLiteral("sjf"));
-        QVERIFY(listed.wait(test::kWorkerWaitMs));
+        QVERIFY(listed.wait(orrery::test::kWorkerWaitMs));
         QCOMPARE(browser.model()->rowCount(), 1);
         QCOMPARE(browser.model()->index(0, StoredRunModel::Policy).data().toString(), QStringLiteral("sjf"));
         QCOMPARE(browser.model()->index(0, StoredRunModel::Status).data().toString(), QStringLiteral("completed"));
         browser.setPolicyFilter(QString());
-        QVERIFY(listed.wait(test::kWorkerWaitMs));
+        QVERIFY(listed.wait(orrery::test::kWorkerWaitMs));
         QCOMPARE(browser.model()->rowCount(), 3);
         runner.waitForDone();
     }
@@ -81,7 +82,7 @@ private slots:
         StoreBrowser browser(&runs, &runner, m_path);
         QSignalSpy loaded(&browser, &StoreBrowser::loaded);
         browser.load({m_ids[1]});
-        QVERIFY(loaded.wait(test::kWorkerWaitMs));
+        QVERIFY(loaded.wait(orrery::test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 1);
         const RunEntry* one = runs.current();
         QVERIFY(one);
@@ -95,7 +96,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(browser.model()->rowCount(), 3, 5000);
         browser.view()->selectAll();
         browser.loadSelected();
-        QVERIFY(loaded.wait(test::kWorkerWaitMs));
+        QVERIFY(loaded.wait(orrery::test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 3);
         QCOMPARE(runs.compared().size(), 3);
         QCOMPARE(runs.comparedRuns().size(), 3);
@@ -113,7 +114,7 @@ private slots:
         {
             const io::Scenario scenario = io::defaultScenario();
             store::RunStore db(other.toStdString());
-            auto run = test::syntheticRun(scenario.cluster, 17, 99, "sjf");
+            auto run = gui::test::syntheticRun(scenario.cluster, 17, 99, "sjf");
             store::RunInfo info;
             info.scenarioName = "other";
             info.scenarioJson = io::scenarioToJson(scenario).dump();
@@ -130,14 +131,14 @@ private slots:
         StoreBrowser browser(&runs, &runner, m_path);
         QSignalSpy loaded(&browser, &StoreBrowser::loaded);
         browser.load({m_ids[0]});
-        QVERIFY(loaded.wait(test::kWorkerWaitMs));
+        QVERIFY(loaded.wait(orrery::test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 1);
         QCOMPARE(static_cast<int>(runs.current()->result->jobs.size()), 40);
         QCOMPARE(runs.current()->storePath, m_path);
 
         browser.setDatabasePath(other);
         browser.load({otherId});
-        QVERIFY(loaded.wait(test::kWorkerWaitMs));
+        QVERIFY(loaded.wait(orrery::test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 2);
         const RunEntry* current = runs.current();
         QVERIFY(current);
@@ -148,7 +149,7 @@ private slots:
         // Back to the first store: its run is reused, not loaded a second time.
         browser.setDatabasePath(m_path);
         browser.load({m_ids[0]});
-        QVERIFY(loaded.wait(test::kWorkerWaitMs));
+        QVERIFY(loaded.wait(orrery::test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 2);
         QCOMPARE(static_cast<int>(runs.current()->result->jobs.size()), 40);
         runner.waitForDone();
@@ -166,7 +167,7 @@ private slots:
         StoreBrowser browser(&runs, &runner, m_path);
         QSignalSpy failed(&browser, &StoreBrowser::failed);
         browser.setDatabasePath(bad);
-        QVERIFY(failed.wait(test::kWorkerWaitMs));
+        QVERIFY(failed.wait(orrery::test::kWorkerWaitMs));
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("notes.sqlite")));
         QCOMPARE(browser.model()->rowCount(), 0);
         runner.waitForDone();
@@ -202,7 +203,7 @@ private slots:
         QCOMPARE(browser.model()->index(failedRow, StoredRunModel::Status).data().toString(), QStringLiteral("failed"));
         QSignalSpy loaded(&browser, &StoreBrowser::loaded);
         browser.load({m_ids[0], m_ids[1]});
-        QVERIFY(loaded.wait(test::kWorkerWaitMs));
+        QVERIFY(loaded.wait(orrery::test::kWorkerWaitMs));
         QCOMPARE(runs.runs().size(), 2);
         runner.waitForDone();
 
