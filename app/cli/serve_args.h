@@ -12,36 +12,39 @@
 
 namespace orrery::cli {
 
+/** The spec's own defaults, which the options' defaults are (one place for them: serve/serving_spec.h). */
+inline const serve::ServingSpec kSpecDefaults{};
+
 struct ServeArgs
 {
     std::string models;
     std::string set;
     std::string library;
-    std::string gpu = "v100-16gb";
-    int gpus = 64;
-    double memoryBudgetGB = 0;
-    bool noCalibrate = false;
-    double rate = 20;
-    double cv = 3;
-    double powerLaw = 0;
-    double durationS = 600;
-    std::uint64_t seed = 1;
+    std::string gpu = kSpecDefaults.gpu;
+    int gpus = kSpecDefaults.gpus;
+    double memoryBudgetGB = kSpecDefaults.memoryBudgetGB;
+    bool noCalibrate = !kSpecDefaults.calibrate;
+    double rate = kSpecDefaults.ratePerS;
+    double cv = kSpecDefaults.cv;
+    double powerLaw = kSpecDefaults.powerLaw;
+    double durationS = kSpecDefaults.durationS;
+    std::uint64_t seed = kSpecDefaults.seed;
     std::string db;
     std::string trace;
-    int windowMin = 60;
-    double rateScale = 1;
-    double cvScale = 1;
-    double sloScale = 5;
-    int maxBatch = 1;
-    bool equalLayerSplit = false;
+    int windowMin = kSpecDefaults.windowMin;
+    double rateScale = kSpecDefaults.rateScale;
+    double cvScale = kSpecDefaults.cvScale;
+    double sloScale = kSpecDefaults.sloScale;
+    int maxBatch = kSpecDefaults.maxBatch;
+    bool equalLayerSplit = !kSpecDefaults.autoPartition;
     bool json = false;
     // place
-    std::string algorithm = "alpaserve";
-    int beam = 1;
-    double fastAbove = 2e7;
-    double windowS = 60;
+    std::string algorithm = kSpecDefaults.method;
+    int beam = kSpecDefaults.beam;
+    double fastAbove = kSpecDefaults.fastAbove;
+    double windowS = kSpecDefaults.windowS;
     std::string output;
-    int maxBuckets = 2;
+    int maxBuckets = kSpecDefaults.maxBuckets;
     // simulate
     std::string placement;
     int cdfPoints = 20;
