@@ -168,7 +168,10 @@ private slots:
                               w.requests[static_cast<std::size_t>(list.front().request)].model);
                 const auto stage = std::make_pair(std::get<0>(key), std::get<1>(key));
                 const auto it = stageFree.find(stage);
-                RC_ASSERT(it == stageFree.end() || std::get<2>(key) >= it->second - 1e-12);
+                // Evaluated before RC_ASSERT: its decomposition of `a || b` evaluates both sides (ASan found end()
+                // dereferenced).
+                const bool afterPrevious = it == stageFree.end() || std::get<2>(key) >= it->second - 1e-12;
+                RC_ASSERT(afterPrevious);
                 stageFree[stage] = list.front().endS;
             }
         });

@@ -211,7 +211,8 @@ private slots:
                 }
                 if (r.jobs[j].dropped())
                     waits.emplace_back(from, r.jobs[j].droppedS);
-                for (const auto& [a, b] : waits) {
+                for (const auto& w : waits) {
+                    const double a = w.first, b = w.second; // a lambda below reads them (clang 14: no binding)
                     if (b - a <= longWaitS)
                         continue;
                     ++longWaits;
