@@ -31,6 +31,7 @@ struct RandomRound
 {
     std::vector<int> capacity;
     std::vector<SiaJob> jobs;
+    std::vector<std::pair<int, int>> range; ///< per job: the GPU counts its configurations were drawn within
 };
 
 RandomRound randomRound(int maxTypes, int maxJobs)
@@ -43,6 +44,7 @@ RandomRound randomRound(int maxTypes, int maxJobs)
     for (auto& j : r.jobs) {
         const int lo = *rc::gen::inRange(1, 9);
         const int hi = lo + *rc::gen::inRange(0, 24);
+        r.range.emplace_back(lo, hi);
         for (int t = 0; t < types; ++t)
             for (int g = 1; g <= 64; g *= 2)
                 if (g >= lo && g <= hi && *rc::gen::inRange(0, 4) > 0)
@@ -91,24 +93,9 @@ private slots:
     void ilpRespectsCapacityAndRanges()
     {
         ORRERY_CHECK_PROPERTY("sia's ILP: capacity per type, one configuration per job, within each job's range", [] {
-            const int types = *rc::gen::inRange(1, 4);
-            std::vector<int> capacity;
-            for (int t = 0; t < types; ++t)
-                capacity.push_back(*rc::gen::inRange(1, 33));
-            const int n = *rc::gen::inRange(0, 25);
-            std::vector<SiaJob> jobs(static_cast<std::size_t>(n));
-            std::vector<std::pair<int, int>> range;
-            for (auto& j : jobs) {
-                const int lo = *rc::gen::inRange(1, 9);
-                const int hi = lo + *rc::gen::inRange(0, 24);
-                range.emplace_back(lo, hi);
-                for (int t = 0; t < types; ++t)
-                    for (int g = 1; g <= 64; g *= 2)
-                        if (g >= lo && g <= hi && *rc::gen::inRange(0, 4) > 0)
-                            j.configs.push_back({t, g, 1.0 + *rc::gen::inRange(0, 1000) / 37.0});
-                j.current = j.configs.empty() ? -1 : *rc::gen::inRange(-1, static_cast<int>(j.configs.size()));
-                j.restartFactor = *rc::gen::inRange(0, 101) / 100.0;
-            }
+            const RandomRound round = randomRound(3, 24);
+            const auto& [capacity, jobs, range] = round;
+            const int types = static_cast<int>(capacity.size());
             SiaIlpOptions o;
             o.p = *rc::gen::element(-0.5, -1.0, 0.5);
             o.lambdaN = o.p < 0 ? 1.1 : -1.1;
