@@ -9,4 +9,7 @@ function(orrery_embed target symbol file)
     DEPENDS "${file}" "${PROJECT_SOURCE_DIR}/cmake/EmbedFile.cmake"
     COMMENT "Embedding ${file}")
   target_sources(${target} PRIVATE "${out}")
+  # One array per file under the same local name: a unity batch must not hold two of them (and a big
+  # initialiser gains nothing from sharing a translation unit).
+  set_source_files_properties("${out}" PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 endfunction()

@@ -4,6 +4,7 @@
 #include "estimate/plan.h"
 #include "hardware/gpu_catalog.h"
 #include "io/error.h"
+#include "util/units.h"
 
 #include <fmt/format.h>
 
@@ -50,7 +51,7 @@ void registerMemoryCommand(CLI::App& app)
         if (!args->gpu.empty()) {
             estimate::PlanTarget target;
             target.gpu = &hardware::GpuCatalog::builtin().at(args->gpu);
-            capacityGiB = estimate::usableCapacityBytes(target, mode) / (1024.0 * 1024.0 * 1024.0);
+            capacityGiB = estimate::usableCapacityBytes(target, mode) / kGiB;
             out["gpu"] = target.gpu->name;
             out["capacity_gib"] = capacityGiB;
             out["fits"] = m.totalGiB() < capacityGiB;

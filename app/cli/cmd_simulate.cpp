@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "ctrl_c.h"
 #include "run_db.h"
 
 #include "io/error.h"
@@ -16,8 +17,6 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -29,13 +28,6 @@
 namespace orrery::cli {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void onInterrupt(int)
-{
-    g_interrupted = true;
-}
 
 struct SimulateArgs
 {
@@ -141,14 +133,13 @@ void runSimulate(const SimulateArgs& args)
     }
 
     std::stop_source stop;
-    g_interrupted = false;
-    auto previous = std::signal(SIGINT, onInterrupt);
+    CtrlCGuard ctrlC;
     const bool bar = isatty(STDERR_FILENO) != 0;
     util::Progress progress;
     progress.stop = stop.get_token();
     int lastShown = -1;
     progress.report = [&](double f) {
-        if (g_interrupted)
+        if (ctrlC.requested())
             stop.request_stop();
         const int pct = static_cast<int>(f * 100);
         if (!bar || pct == lastShown)
@@ -167,14 +158,14 @@ void runSimulate(const SimulateArgs& args)
     try {
         runs = sched::runPolicies(workload, policies, seed, args.threads, progress, onPartial);
     } catch (const std::exception& e) {
-        std::signal(SIGINT, previous);
+        ctrlC.release();
         if (bar)
             std::fprintf(stderr, "\n");
         if (recorder)
             failUnfinished(*recorder, e.what());
         throw;
     }
-    std::signal(SIGINT, previous);
+    ctrlC.release();
     try {
         if (recorder)
             for (std::size_t i = 0; i < runs.size(); ++i)

@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "ctrl_c.h"
 #include "run_db.h"
 #include "sweep_slurm.h"
 
@@ -13,9 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -29,13 +28,6 @@
 namespace orrery::cli {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void onSweepInterrupt(int)
-{
-    g_interrupted = true;
-}
 
 std::string clockText(double s)
 {
@@ -148,12 +140,11 @@ void runRun(const RunArgs& args)
     const std::size_t inShard = shard.end(plan.points.size()) - shard.begin(plan.points.size());
 
     std::stop_source stop;
-    g_interrupted = false;
-    auto previous = std::signal(SIGINT, onSweepInterrupt);
+    CtrlCGuard ctrlC;
     // A signal handler may only set a flag; this thread turns it into a stop request the workers see.
-    std::jthread watcher([&stop](std::stop_token self) {
+    std::jthread watcher([&stop, &ctrlC](std::stop_token self) {
         while (!self.stop_requested()) {
-            if (g_interrupted) {
+            if (ctrlC.requested()) {
                 stop.request_stop();
                 return;
             }
@@ -200,11 +191,11 @@ void runRun(const RunArgs& args)
         summary = sweep::runSweep(plan, db, options, cache,
                                   est ? std::move(est->samples) : std::vector<sweep::SampledPoint>{});
     } catch (...) {
-        std::signal(SIGINT, previous);
+        ctrlC.release();
         throw;
     }
     watcher.request_stop();
-    std::signal(SIGINT, previous);
+    ctrlC.release();
     if (bar)
         std::fprintf(stderr, "\n");
     const std::size_t points = summary.ran + summary.failed;

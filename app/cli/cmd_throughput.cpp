@@ -4,6 +4,7 @@
 #include "estimate/plan.h"
 #include "hardware/gpu_catalog.h"
 #include "io/error.h"
+#include "util/units.h"
 
 #include <fmt/format.h>
 
@@ -47,21 +48,21 @@ void registerThroughputCommand(CLI::App& app)
         target.interNode = {hardware::LinkKind::InfiniBand, args->networkGBps, 5.0};
         const estimate::ThroughputEstimate r = estimate::estimateThroughput(model, config, par, target);
         const double memory = estimate::estimateMemory(model, config, par, memoryMode(args->train.mode)).totalGiB();
-        const nlohmann::json out = {{"model", model.name},
-                                    {"gpu", target.gpu->name},
-                                    {"dp", par.dp},
-                                    {"tp", par.tp},
-                                    {"pp", par.pp},
-                                    {"ep", par.ep},
-                                    {"cp", par.cp},
-                                    {"iteration_s", r.iterationS},
-                                    {"samples_per_s", r.samplesPerS},
-                                    {"tokens_per_s", r.tokensPerS},
-                                    {"tflops_per_gpu", r.tflopsPerGpu},
-                                    {"mfu", r.mfu},
-                                    {"memory_gib", memory},
-                                    {"fits", memory * 1024.0 * 1024.0 * 1024.0 <
-                                                 estimate::usableCapacityBytes(target, memoryMode(args->train.mode))}};
+        const nlohmann::json out = {
+            {"model", model.name},
+            {"gpu", target.gpu->name},
+            {"dp", par.dp},
+            {"tp", par.tp},
+            {"pp", par.pp},
+            {"ep", par.ep},
+            {"cp", par.cp},
+            {"iteration_s", r.iterationS},
+            {"samples_per_s", r.samplesPerS},
+            {"tokens_per_s", r.tokensPerS},
+            {"tflops_per_gpu", r.tflopsPerGpu},
+            {"mfu", r.mfu},
+            {"memory_gib", memory},
+            {"fits", memory * kGiB < estimate::usableCapacityBytes(target, memoryMode(args->train.mode))}};
         if (args->train.json) {
             printJson(out);
             return;

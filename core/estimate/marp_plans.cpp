@@ -1,12 +1,12 @@
 #include "estimate/marp_plans.h"
 
+#include "util/units.h"
+
 #include <algorithm>
 
 namespace orrery::estimate {
 
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 /** GPUs of the cluster, all idle, with more than `requiredGiB` each (capacities in `mode`'s unit). */
 int adequateGpus(const hardware::Cluster& cluster, double requiredGiB, MemoryMode mode)

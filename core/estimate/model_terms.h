@@ -5,6 +5,7 @@
 // stay consistent. Units: parameters, FLOPs and bytes as doubles.
 
 #include "estimate/plan.h"
+#include "util/units.h"
 
 namespace orrery::estimate::detail {
 
@@ -132,7 +133,5 @@ MemoryBreakdown frenzyBreakdown(const workload::ModelSpec& model, const workload
 
 /** CUDA context, framework and communicator memory per GPU (docs/models/memory.md, "Overhead"). */
 double contextBytes(const Parallelism& par);
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 } // namespace orrery::estimate::detail

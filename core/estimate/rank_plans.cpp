@@ -97,7 +97,7 @@ std::vector<Plan> rankPlans(const workload::ModelSpec& model, const workload::Tr
     const auto addPlans = [&](const Parallelism& par) {
         const int n = par.gpus();
         const double bytes = options.mode == MemoryMode::Full
-                                 ? estimateMemory(model, cfg, par, options.mode).totalGiB() * detail::kGiB
+                                 ? estimateMemory(model, cfg, par, options.mode).totalGiB() * kGiB
                                  : frenzyRequiredBytes(model, cfg, par, options.mode);
         for (const auto& target : targets) {
             if (n > target.maxGpus || par.tp > target.gpusPerNode || bytes >= usableCapacityBytes(target, options.mode))
@@ -111,7 +111,7 @@ std::vector<Plan> rankPlans(const workload::ModelSpec& model, const workload::Tr
             plan.count = n;
             plan.par = par;
             plan.microBatch = cfg.microBatch > 0 ? cfg.microBatch : B / par.dp;
-            plan.memoryGiB = bytes / detail::kGiB;
+            plan.memoryGiB = bytes / kGiB;
             plan.samplesPerS = speed.samplesPerS;
             plan.iterationS = speed.iterationS;
             plan.usdPerHour = n * target.gpu->priceUsdPerHour;

@@ -2,6 +2,7 @@
 
 #include "hardware/gpu_curves.h"
 #include "hardware/link.h"
+#include "util/units.h"
 
 #include <optional>
 #include <string>
@@ -26,7 +27,7 @@ struct GpuType
     /** Measured kernel curves (a calibration from `orrery-cli profile`); unset: the published defaults. */
     std::optional<GpuCurves> curves;
 
-    double memoryBytes() const { return memoryGiB * 1024.0 * 1024.0 * 1024.0; }
+    double memoryBytes() const { return memoryGiB * kGiB; }
     bool operator==(const GpuType&) const = default;
 };
 

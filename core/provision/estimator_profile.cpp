@@ -1,12 +1,11 @@
 #include "provision/estimator_profile.h"
 
 #include "estimate/plan.h"
+#include "util/units.h"
 
 namespace orrery::provision {
 
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 PartProfile fromCost(const estimate::LayerCost& c, double gradientElementBytes, double timeScale)
 {

@@ -145,7 +145,7 @@ private slots:
      */
     void loadsFromPython()
     {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef ORRERY_TEST_ASAN
         QSKIP("a sanitizer build's module needs the sanitizer runtime, which python3 does not load");
 #endif
         const char* script = R"PY(

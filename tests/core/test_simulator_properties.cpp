@@ -85,7 +85,7 @@ rc::Gen<Case> genCase()
 // the 100; in the -O0 ASan build, where each of their runs takes seconds, about 5), which keeps this test near its
 // old length and inside QTest's 5-minute limit per function; core_test_sia, core_test_themis and core_test_pollux
 // check their own properties on every case.
-#ifdef __SANITIZE_ADDRESS__
+#ifdef ORRERY_TEST_ASAN
 constexpr int kIlpEvery = 20;
 #else
 constexpr int kIlpEvery = 4;

@@ -7,6 +7,16 @@
 #include <functional>
 #include <string>
 
+// Defined in AddressSanitizer builds, where some tests run fewer or smaller cases on the same code paths. GCC
+// says so with __SANITIZE_ADDRESS__, clang (the fuzz preset CI uses) only through __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define ORRERY_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ORRERY_TEST_ASAN 1
+#endif
+#endif
+
 namespace orrery::test {
 
 /**
