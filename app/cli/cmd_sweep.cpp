@@ -221,6 +221,7 @@ void runRun(const RunArgs& args)
                               {"simulate_s", summary.simulateS},
                               {"prepare_s", summary.prepareS},
                               {"store_s", summary.storeS},
+                              {"store_batches", summary.storeBatches},
                               {"other_s", summary.otherS},
                               {"overhead_ms_per_point", overheadMs},
                               {"failures", failures}};

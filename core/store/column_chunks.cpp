@@ -9,7 +9,6 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <optional>
 #include <unordered_map>
 
 namespace orrery::store {
@@ -112,67 +111,63 @@ struct ColumnChunkWriter::Impl
 {
     Impl(Connection& c, std::int64_t id) : db(c), runId(id), labels(c.path()) {}
 
-    /** Statements are prepared on first use: migrations write one table before the next one exists. */
-    Statement& statement(std::optional<Statement>& slot, const char* sql)
+    /** Statements are leased on use, not when the writer is made: migrations write one table before the next one
+     *  exists. The connection keeps them prepared, so every run after the first finds them ready; the run id is
+     *  bound each time because several writers (a recorder's runs) share one connection's statements. */
+    CachedStatement statement(const char* sql)
     {
-        if (!slot) {
-            slot.emplace(db, sql);
-            slot->bind(1, runId);
-        }
-        return *slot;
+        CachedStatement s = db.cached(sql);
+        s->bind(1, runId);
+        return s;
     }
 
-    Statement& intervals()
+    CachedStatement intervals()
     {
-        return statement(m_intervals,
-                         "INSERT OR REPLACE INTO interval_chunks (run_id, chunk_index, first_record, "
+        return statement("INSERT OR REPLACE INTO interval_chunks (run_id, chunk_index, first_record, "
                          "records, job_index, gpu, start_s, end_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     }
-    Statement& utilization()
+    CachedStatement utilization()
     {
-        return statement(m_utilization,
-                         "INSERT OR REPLACE INTO utilization_chunks (run_id, chunk_index, first_record, records, "
+        return statement("INSERT OR REPLACE INTO utilization_chunks (run_id, chunk_index, first_record, records, "
                          "gpu_types, time_s, busy_gpus, busy_by_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     }
-    Statement& decisions()
+    CachedStatement decisions()
     {
-        return statement(m_decisions, "INSERT OR REPLACE INTO decision_chunks (run_id, chunk_index, first_record, "
-                                      "records, sim_time_s, wall_s, queued, running) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-                                      "?7, ?8)");
+        return statement("INSERT OR REPLACE INTO decision_chunks (run_id, chunk_index, first_record, "
+                         "records, sim_time_s, wall_s, queued, running) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                         "?7, ?8)");
     }
-    Statement& jobs()
+    CachedStatement jobs()
     {
-        return statement(m_jobs, "INSERT OR REPLACE INTO job_chunks (run_id, chunk_index, first_record, records, "
-                                 "labels, job_index, job_id, model, user, gpu_type, gpus, restarts, nodes, demand, "
-                                 "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s) "
-                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
-                                 "?18, ?19, ?20, ?21)");
+        return statement("INSERT OR REPLACE INTO job_chunks (run_id, chunk_index, first_record, records, "
+                         "labels, job_index, job_id, model, user, gpu_type, gpus, restarts, nodes, demand, "
+                         "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+                         "?18, ?19, ?20, ?21)");
     }
     /** The same with the jobs' apps (schema 9): only runs with apps use it, so migration 4, which writes job
      *  chunks before the column exists, never needs it. */
-    Statement& jobsWithApps()
+    CachedStatement jobsWithApps()
     {
-        return statement(m_jobsWithApps,
-                         "INSERT OR REPLACE INTO job_chunks (run_id, chunk_index, first_record, records, "
+        return statement("INSERT OR REPLACE INTO job_chunks (run_id, chunk_index, first_record, records, "
                          "labels, job_index, job_id, model, user, gpu_type, gpus, restarts, nodes, demand, "
                          "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s, app) "
                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
                          "?18, ?19, ?20, ?21, ?22)");
     }
-    Statement& events()
+    CachedStatement events()
     {
-        return statement(m_events,
-                         "INSERT OR REPLACE INTO event_chunks (run_id, chunk_index, first_record, records, "
+        return statement("INSERT OR REPLACE INTO event_chunks (run_id, chunk_index, first_record, records, "
                          "labels, job_index, time_s, kind, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     }
 
-    Statement& segments()
+    CachedStatement segments()
     {
-        return statement(m_segments, "INSERT OR REPLACE INTO rate_segment_chunks (run_id, chunk_index, first_record, "
-                                     "records, job_index, start_s, end_s, rate_per_s, samples_per_s) VALUES (?1, ?2, "
-                                     "?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+        return statement("INSERT OR REPLACE INTO rate_segment_chunks (run_id, chunk_index, first_record, "
+                         "records, job_index, start_s, end_s, rate_per_s, samples_per_s) VALUES (?1, ?2, "
+                         "?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     }
-    Statement& dropIntervals() { return statement(m_dropIntervals, "DELETE FROM interval_chunks WHERE run_id = ?1"); }
+    CachedStatement dropIntervals() { return statement("DELETE FROM interval_chunks WHERE run_id = ?1"); }
 
     static void bindHeader(Statement& s, const ChunkRange& c)
     {
@@ -183,8 +178,6 @@ struct ColumnChunkWriter::Impl
 
     Connection& db;
     std::int64_t runId;
-    std::optional<Statement> m_intervals, m_utilization, m_decisions, m_jobs, m_jobsWithApps, m_events, m_dropIntervals,
-        m_segments;
     // Column buffers, reused: statements bind them without copying.
     std::vector<std::int32_t> i0, i1, i2;
     std::vector<double> d0, d1, d2, d3;
@@ -210,7 +203,8 @@ struct ColumnChunkWriter::Impl
                 i1.push_back(kind.code(labels, kindOf(e)));
                 i2.push_back(detail.code(labels, e.detail));
             }
-            Statement& st = events();
+            const CachedStatement lease = events();
+            Statement& st = *lease;
             bindHeader(st, c);
             st.bindStaticBlob(5, labels.blob().data(), labels.blob().size());
             bindColumn(st, 6, i0);
@@ -241,7 +235,8 @@ std::size_t ColumnChunkWriter::writeIntervals(const std::vector<sim::AllocationI
             m->d0.push_back(rows[i].startS);
             m->d1.push_back(rows[i].endS);
         }
-        Statement& st = m->intervals();
+        const CachedStatement lease = m->intervals();
+        Statement& st = *lease;
         Impl::bindHeader(st, c);
         bindColumn(st, 5, m->i0);
         bindColumn(st, 6, m->i1);
@@ -268,7 +263,8 @@ std::size_t ColumnChunkWriter::writeUtilization(const std::vector<sim::Utilizati
             m->i1.insert(m->i1.end(), byType.begin(), byType.end());
             m->i1.resize(m->i1.size() + types - byType.size(), 0); // a type a sample does not list has no busy GPU
         }
-        Statement& st = m->utilization();
+        const CachedStatement lease = m->utilization();
+        Statement& st = *lease;
         Impl::bindHeader(st, c);
         st.bind(5, static_cast<std::int64_t>(types));
         bindColumn(st, 6, m->d0);
@@ -291,7 +287,8 @@ std::size_t ColumnChunkWriter::writeDecisions(const std::vector<sim::DecisionTim
             m->i0.push_back(rows[i].queued);
             m->i1.push_back(rows[i].running);
         }
-        Statement& st = m->decisions();
+        const CachedStatement lease = m->decisions();
+        Statement& st = *lease;
         Impl::bindHeader(st, c);
         bindColumn(st, 5, m->d0);
         bindColumn(st, 6, m->d1);
@@ -346,7 +343,8 @@ std::size_t ColumnChunkWriter::writeJobs(const std::vector<sim::JobRecord>& rows
             for (int k = 0; k < Impl::kJobDoubles; ++k)
                 m->jobDoubles[static_cast<std::size_t>(k)].push_back(doubles[k]);
         }
-        Statement& st = withApps ? m->jobsWithApps() : m->jobs();
+        const CachedStatement lease = withApps ? m->jobsWithApps() : m->jobs();
+        Statement& st = *lease;
         Impl::bindHeader(st, c);
         st.bindStaticBlob(5, m->labels.blob().data(), m->labels.blob().size());
         for (int k = 0; k < Impl::kJobInts; ++k)
@@ -383,7 +381,8 @@ std::size_t ColumnChunkWriter::writeRateSegments(const std::vector<sim::RateSegm
             m->d2.push_back(rows[i].rate);
             m->d3.push_back(rows[i].samplesPerS);
         }
-        Statement& st = m->segments();
+        const CachedStatement lease = m->segments();
+        Statement& st = *lease;
         Impl::bindHeader(st, c);
         bindColumn(st, 5, m->i0);
         bindColumn(st, 6, m->d0);
@@ -398,7 +397,7 @@ std::size_t ColumnChunkWriter::writeRateSegments(const std::vector<sim::RateSegm
 
 void ColumnChunkWriter::deleteIntervals()
 {
-    m->dropIntervals().run();
+    m->dropIntervals()->run();
 }
 
 } // namespace orrery::store

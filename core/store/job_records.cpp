@@ -45,7 +45,7 @@ std::string jobExtrasJson(const sim::JobRecord& j)
 std::size_t writeJobExtras(Connection& db, std::int64_t runId, const std::vector<sim::JobRecord>& jobs,
                            const std::vector<std::uint32_t>& order, std::size_t from)
 {
-    std::optional<Statement> insert;
+    std::optional<CachedStatement> insert;
     std::size_t rows = 0;
     for (std::size_t k = from; k < order.size(); ++k) {
         const std::string text = jobExtrasJson(jobs[order[k]]);
@@ -54,9 +54,9 @@ std::size_t writeJobExtras(Connection& db, std::int64_t runId, const std::vector
         // A plain INSERT (a job's extras are written once): OR REPLACE with foreign keys on makes SQLite keep a
         // statement journal for every row, which it writes to a temporary file, two write() calls a row.
         if (!insert)
-            insert.emplace(db, "INSERT INTO job_extras (run_id, job_index, extras) VALUES (?1, ?2, ?3)");
-        insert->bind(1, runId).bind(2, static_cast<std::int64_t>(order[k])).bind(3, text);
-        insert->run();
+            insert.emplace(db.cached("INSERT INTO job_extras (run_id, job_index, extras) VALUES (?1, ?2, ?3)"));
+        (*insert)->bind(1, runId).bind(2, static_cast<std::int64_t>(order[k])).bind(3, text);
+        (*insert)->run();
         ++rows;
     }
     return rows;
@@ -64,24 +64,26 @@ std::size_t writeJobExtras(Connection& db, std::int64_t runId, const std::vector
 
 std::size_t writeSeries(Connection& db, std::int64_t runId, const std::vector<sim::MetricSeries>& series)
 {
-    Statement del(db, "DELETE FROM run_series WHERE run_id = ?1");
-    del.bind(1, runId);
-    del.run();
+    {
+        auto del = db.cached("DELETE FROM run_series WHERE run_id = ?1");
+        del->bind(1, runId);
+        del->run();
+    }
     if (series.empty())
         return 0;
-    Statement insert(db, "INSERT INTO run_series (run_id, name, point_index, series_index, time_s, value) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    auto insert = db.cached("INSERT INTO run_series (run_id, name, point_index, series_index, time_s, value) "
+                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     std::size_t rows = 0;
     for (std::size_t k = 0; k < series.size(); ++k) {
         const auto& s = series[k];
         for (std::size_t i = 0; i < s.timeS.size(); ++i, ++rows) {
-            insert.bind(1, runId)
+            insert->bind(1, runId)
                 .bindStatic(2, s.name)
                 .bind(3, static_cast<std::int64_t>(i))
                 .bind(4, static_cast<std::int64_t>(k))
                 .bind(5, s.timeS[i])
                 .bind(6, s.value[i]);
-            insert.run();
+            insert->run();
         }
     }
     return rows;

@@ -284,13 +284,15 @@ std::int64_t RunStore::storeScenario(const std::string& name, const std::string&
 {
     const std::string hash = util::fnv1a64Hex(json);
     Transaction tx(*m_db);
-    Statement find(*m_db, "SELECT id FROM scenarios WHERE content_hash = ?1 AND json = ?2");
-    find.bind(1, hash).bind(2, json);
-    if (find.step())
-        return find.columnInt(0); // nothing written: the transaction rolls back harmlessly
-    Statement insert(*m_db, "INSERT INTO scenarios (name, content_hash, json, created_at) VALUES (?1, ?2, ?3, ?4)");
-    insert.bind(1, name).bind(2, hash).bind(3, json).bind(4, utcNowIso());
-    insert.run();
+    {
+        auto find = m_db->cached("SELECT id FROM scenarios WHERE content_hash = ?1 AND json = ?2");
+        find->bindStatic(1, hash).bindStatic(2, json);
+        if (find->step())
+            return find->columnInt(0); // nothing written: the transaction rolls back harmlessly
+    }
+    auto insert = m_db->cached("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES (?1, ?2, ?3, ?4)");
+    insert->bind(1, name).bind(2, hash).bind(3, json).bind(4, utcNowIso());
+    insert->run();
     const auto id = m_db->lastInsertRowId();
     tx.commit();
     return id;
@@ -310,10 +312,10 @@ RunWriter RunStore::beginRun(const RunInfo& info, int batchRows)
     const std::int64_t scenarioId = storeScenario(info.scenarioName, info.scenarioJson);
     const ProcessIdentity me = ProcessIdentity::current();
     Transaction tx(*m_db);
-    Statement run(*m_db, "INSERT INTO runs (scenario_id, policy, options_json, seed, orrery_version, started_at, "
-                         "status, writer_pid, writer_start_ticks, writer_host, total_gpus, uid) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?11)");
-    run.bind(1, scenarioId)
+    auto run = m_db->cached("INSERT INTO runs (scenario_id, policy, options_json, seed, orrery_version, started_at, "
+                            "status, writer_pid, writer_start_ticks, writer_host, total_gpus, uid) "
+                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?11)");
+    run->bind(1, scenarioId)
         .bind(2, info.policy)
         .bind(3, info.optionsJson)
         .bind(4, static_cast<std::int64_t>(info.seed))
@@ -324,30 +326,30 @@ RunWriter RunStore::beginRun(const RunInfo& info, int batchRows)
         .bind(9, me.host)
         .bind(10, info.layout.gpuCount())
         .bind(11, newRunUid());
-    run.run();
+    run->run();
     const std::int64_t runId = m_db->lastInsertRowId();
     if (info.sweep) {
         // In the run's own transaction: a point is never stored without its tag, so resuming finds it.
-        Statement tag(*m_db, "INSERT INTO sweep_points (run_id, sweep, point_key, axes) VALUES (?1, ?2, ?3, ?4)");
-        tag.bind(1, runId).bind(2, info.sweep->sweep).bind(3, info.sweep->pointKey).bind(4, info.sweep->axesJson);
-        tag.run();
+        auto tag = m_db->cached("INSERT INTO sweep_points (run_id, sweep, point_key, axes) VALUES (?1, ?2, ?3, ?4)");
+        tag->bind(1, runId).bind(2, info.sweep->sweep).bind(3, info.sweep->pointKey).bind(4, info.sweep->axesJson);
+        tag->run();
     }
     writeGpuTypes(*m_db, runId, info.gpuTypes, info.gpusByType, info.priceUsdPerHourByType);
-    Statement gpu(*m_db, "INSERT INTO gpus (run_id, gpu, node_index, node, gpu_type) VALUES (?1, ?2, ?3, ?4, ?5)");
-    gpu.bind(1, runId);
+    auto gpu = m_db->cached("INSERT INTO gpus (run_id, gpu, node_index, node, gpu_type) VALUES (?1, ?2, ?3, ?4, ?5)");
+    gpu->bind(1, runId);
     for (int g = 0; g < info.layout.gpuCount(); ++g) {
         const int node = info.layout.gpuNode[static_cast<std::size_t>(g)];
-        gpu.bind(2, g)
+        gpu->bind(2, g)
             .bind(3, node)
-            .bind(4, info.layout.nodeNames.at(static_cast<std::size_t>(node)))
-            .bind(5, info.layout.gpuTypes[static_cast<std::size_t>(g)]);
-        gpu.run();
+            .bindStatic(4, info.layout.nodeNames.at(static_cast<std::size_t>(node)))
+            .bindStatic(5, info.layout.gpuTypes[static_cast<std::size_t>(g)]);
+        gpu->run();
     }
     tx.commit();
     return RunWriter(*m_db, runId, batchRows);
 }
 
-std::int64_t RunStore::storeRun(const RunInfo& info, const sim::RunResult& result)
+std::int64_t RunStore::writeRun(const RunInfo& info, const sim::RunResult& result)
 {
     // The result is the authority on what ran.
     RunInfo actual = info;
@@ -357,6 +359,37 @@ std::int64_t RunStore::storeRun(const RunInfo& info, const sim::RunResult& resul
     RunWriter writer = beginRun(actual, std::numeric_limits<int>::max());
     writer.finish(result, result.cancelled ? RunStatus::Cancelled : RunStatus::Completed);
     return writer.runId();
+}
+
+std::int64_t RunStore::storeRun(const RunInfo& info, const sim::RunResult& result)
+{
+    // beginRun and the writer commit as they go; inside this transaction those commits are savepoints, so a run
+    // that fails half-way (a label the store cannot keep) leaves nothing behind.
+    Transaction tx(*m_db);
+    const std::int64_t id = writeRun(info, result);
+    tx.commit();
+    return id;
+}
+
+std::vector<RunStore::StoredOutcome> RunStore::storeRuns(const std::vector<RunToStore>& runs)
+{
+    std::vector<StoredOutcome> out(runs.size());
+    Transaction batch(*m_db);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        try {
+            Transaction one(*m_db);
+            out[i].runId = writeRun(*runs[i].info, *runs[i].result);
+            one.commit();
+        } catch (const std::exception& e) {
+            // A run of its own making (a label the store cannot keep) is left out and the batch goes on; a failure
+            // that took the transaction with it (disk full, I/O) takes the whole batch.
+            if (!m_db->inTransaction())
+                throw;
+            out[i] = {0, e.what()};
+        }
+    }
+    batch.commit();
+    return out;
 }
 
 std::vector<RunRecord> RunStore::listRuns(const RunFilter& filter)

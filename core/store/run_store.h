@@ -61,8 +61,31 @@ public:
 
     /** Records a new `running` run owned by this process and returns the writer that fills it. */
     RunWriter beginRun(const RunInfo& info, int batchRows = RunWriter::kDefaultBatchRows);
-    /** Stores a complete result in one go (completed, or cancelled when result.cancelled); returns the run id. */
+    /**
+     * Stores a complete result in one transaction (completed, or cancelled when result.cancelled); returns the run
+     * id. All or nothing: a run that cannot be stored throws and leaves no trace.
+     */
     std::int64_t storeRun(const RunInfo& info, const sim::RunResult& result);
+
+    /** A complete result for storeRuns; both must outlive the call. */
+    struct RunToStore
+    {
+        const RunInfo* info = nullptr;
+        const sim::RunResult* result = nullptr;
+    };
+    /** What became of one run of storeRuns: its id, or 0 and why it was left out. */
+    struct StoredOutcome
+    {
+        std::int64_t runId = 0;
+        std::string error;
+    };
+    /**
+     * Stores several complete results as storeRun does, in one transaction (a sweep's finished points: one
+     * commit for many runs instead of one or more per run). Each run is still all or nothing: one that cannot be
+     * stored is left out with its error and the others are stored. A failure of the file itself (disk full, a lock
+     * held past the timeout) throws and stores none of them, as does a process killed before the commit.
+     */
+    std::vector<StoredOutcome> storeRuns(const std::vector<RunToStore>& runs);
 
     std::vector<RunRecord> listRuns(const RunFilter& filter = {});
     std::optional<RunRecord> findRun(std::int64_t id);
@@ -90,6 +113,8 @@ public:
     bool readOnly() const;
 
 private:
+    /** A whole run through beginRun and its writer, inside the caller's transaction. */
+    std::int64_t writeRun(const RunInfo& info, const sim::RunResult& result);
     void recoverInterrupted();
     void refuseIfDamaged();
     void markDeadWriters(RunRecord& r) const;

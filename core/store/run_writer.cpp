@@ -141,10 +141,11 @@ struct RunWriter::Impl
     void end(RunStatus status, const std::string& error, const sim::RunResult* result)
     {
         begin();
-        Statement update(db,
-                         "UPDATE runs SET status = ?2, error = ?3, finished_at = ?4, job_count = ?5, "
-                         "finished_job_count = ?6, avg_jct_s = ?7, makespan_s = ?8, cost_usd = ?9, sim_wall_s = ?10, "
-                         "events = ?11, total_gpus = coalesce(?12, total_gpus), dropped_job_count = ?13 WHERE id = ?1");
+        auto lease =
+            db.cached("UPDATE runs SET status = ?2, error = ?3, finished_at = ?4, job_count = ?5, "
+                      "finished_job_count = ?6, avg_jct_s = ?7, makespan_s = ?8, cost_usd = ?9, sim_wall_s = ?10, "
+                      "events = ?11, total_gpus = coalesce(?12, total_gpus), dropped_job_count = ?13 WHERE id = ?1");
+        Statement& update = *lease;
         update.bind(1, runId).bind(2, toString(status)).bind(4, utcNowIso());
         if (error.empty())
             update.bindNull(3);

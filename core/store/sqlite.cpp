@@ -7,16 +7,34 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <unordered_map>
 
 #include <unistd.h>
 
 namespace orrery::store {
 
+struct Connection::StatementCache
+{
+    struct Entry
+    {
+        std::unique_ptr<Statement> statement;
+        bool leased = false;
+    };
+    /** Looked up by the caller's string_view, without building a std::string per use. */
+    struct Hash
+    {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, Entry, Hash, std::equal_to<>> entries;
+};
+
 DatabaseError::DatabaseError(const std::string& file, int code, const std::string& message)
     : std::runtime_error(fmt::format("{}: {}", file, message)), m_code(code)
 {}
 
-Connection::Connection(const std::string& path, Mode mode) : m_path(path), m_readOnly(mode == Mode::ReadOnly)
+Connection::Connection(const std::string& path, Mode mode)
+    : m_cache(std::make_unique<StatementCache>()), m_path(path), m_readOnly(mode == Mode::ReadOnly)
 {
     int flags = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
@@ -112,6 +130,7 @@ int Connection::onBusy(void* self, int attempt)
 
 Connection::~Connection()
 {
+    m_cache.reset();
     sqlite3_close_v2(m_db);
 }
 
@@ -156,6 +175,46 @@ std::int64_t Connection::queryInt(std::string_view sql)
 std::int64_t Connection::lastInsertRowId() const
 {
     return sqlite3_last_insert_rowid(m_db);
+}
+
+bool Connection::inTransaction() const
+{
+    return sqlite3_get_autocommit(m_db) == 0;
+}
+
+CachedStatement Connection::cached(std::string_view sql)
+{
+    auto it = m_cache->entries.find(sql);
+    if (it == m_cache->entries.end()) {
+        auto statement = std::make_unique<Statement>(*this, sql); // prepared first: a bad SQL text is not kept
+        it = m_cache->entries.emplace(std::string(sql), StatementCache::Entry{std::move(statement), false}).first;
+    }
+    StatementCache::Entry& e = it->second;
+    if (e.leased)
+        return CachedStatement(nullptr, nullptr, std::make_unique<Statement>(*this, sql));
+    e.leased = true;
+    e.statement->reset();
+    e.statement->clearBindings();
+    return CachedStatement(e.statement.get(), &e.leased, nullptr);
+}
+
+CachedStatement::CachedStatement(Statement* statement, bool* leased, std::unique_ptr<Statement> own)
+    : m_statement(own ? own.get() : statement), m_leased(leased), m_own(std::move(own))
+{}
+
+CachedStatement::CachedStatement(CachedStatement&& other) noexcept
+    : m_statement(other.m_statement), m_leased(other.m_leased), m_own(std::move(other.m_own))
+{
+    other.m_statement = nullptr;
+    other.m_leased = nullptr;
+}
+
+CachedStatement::~CachedStatement()
+{
+    if (!m_leased)
+        return; // moved from, or a nested lease's own statement: finalized by m_own
+    m_statement->reset();
+    *m_leased = false;
 }
 
 Statement::Statement(Connection& db, std::string_view sql) : m_db(db)
@@ -245,6 +304,11 @@ void Statement::reset()
     sqlite3_reset(m_stmt);
 }
 
+void Statement::clearBindings()
+{
+    sqlite3_clear_bindings(m_stmt);
+}
+
 bool Statement::isNull(int column) const
 {
     return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
@@ -282,21 +346,30 @@ std::string_view Statement::columnBlob(int column) const
     return {static_cast<const char*>(data), static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column))};
 }
 
-Transaction::Transaction(Connection& db) : m_db(db)
+Transaction::Transaction(Connection& db) : m_db(db), m_nested(db.inTransaction())
 {
     // IMMEDIATE takes the write lock now, so a concurrent writer waits (busy timeout) instead of failing mid-way.
-    m_db.exec("BEGIN IMMEDIATE");
+    // Nested, the outer transaction holds the lock already.
+    m_db.exec(m_nested ? "SAVEPOINT orrery_nested" : "BEGIN IMMEDIATE");
 }
 
 Transaction::~Transaction()
 {
-    if (m_open)
+    if (!m_open)
+        return;
+    if (!m_nested) {
         sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+        return;
+    }
+    // Some errors (disk full, I/O) make SQLite roll the whole transaction back itself: then there is no
+    // savepoint left to return to, and the outer transaction finds out when it commits.
+    if (m_db.inTransaction())
+        sqlite3_exec(m_db.handle(), "ROLLBACK TO orrery_nested; RELEASE orrery_nested", nullptr, nullptr, nullptr);
 }
 
 void Transaction::commit()
 {
-    m_db.exec("COMMIT");
+    m_db.exec(m_nested ? "RELEASE orrery_nested" : "COMMIT");
     m_open = false;
 }
 

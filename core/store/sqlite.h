@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,8 @@ struct sqlite3;
 struct sqlite3_stmt;
 
 namespace orrery::store {
+
+class CachedStatement;
 
 /**
  * A failure of the database engine that is not the user's input (disk full,
@@ -56,6 +59,17 @@ public:
     /** First column of the first row of a parameterless query, as an integer. */
     std::int64_t queryInt(std::string_view sql);
     std::int64_t lastInsertRowId() const;
+    /** True while a transaction is open on this connection (BEGIN or SAVEPOINT, not yet ended). */
+    bool inTransaction() const;
+
+    /**
+     * `sql` prepared once for this connection and kept for the next use: storing a run runs the same dozen
+     * statements, and preparing them again for every run of a sweep cost more than simulating the run
+     * (docs/performance.md, "Sweeps"). The statement comes reset with no bindings; the lease resets it again when
+     * it ends, so a kept statement holds no read lock. Used again while leased (a nested use of the same SQL), the
+     * second lease gets a statement of its own. Only for fixed SQL text: every distinct text stays prepared.
+     */
+    CachedStatement cached(std::string_view sql);
 
     sqlite3* handle() const { return m_db; }
     const std::string& path() const { return m_path; }
@@ -74,6 +88,9 @@ private:
     static int onBusy(void* self, int attempt);
     void open(const std::string& target, int flags);
 
+    struct StatementCache;
+
+    std::unique_ptr<StatementCache> m_cache; ///< what cached() keeps; finalized before the connection closes
     sqlite3* m_db = nullptr;
     std::string m_path;
     bool m_readOnly = false;
@@ -114,6 +131,8 @@ public:
     void run();
     /** Clears the cursor (bindings stay). */
     void reset();
+    /** Binds NULL to every parameter (a kept statement must not carry a pointer bound by its previous use). */
+    void clearBindings();
 
     bool isNull(int column) const;
     std::int64_t columnInt(int column) const;
@@ -129,9 +148,36 @@ private:
     sqlite3_stmt* m_stmt = nullptr;
 };
 
+/** A statement lent by Connection::cached(); use it like a Statement. Resets the statement when destroyed. */
+class CachedStatement
+{
+public:
+    CachedStatement(CachedStatement&& other) noexcept;
+    CachedStatement& operator=(CachedStatement&&) = delete;
+    CachedStatement(const CachedStatement&) = delete;
+    CachedStatement& operator=(const CachedStatement&) = delete;
+    ~CachedStatement();
+
+    Statement& operator*() const { return *m_statement; }
+    Statement* operator->() const { return m_statement; }
+
+private:
+    friend class Connection;
+    CachedStatement(Statement* statement, bool* leased, std::unique_ptr<Statement> own);
+
+    Statement* m_statement;
+    bool* m_leased;                   ///< the cache's flag of a kept statement; null for one prepared for this lease
+    std::unique_ptr<Statement> m_own; ///< the statement of a nested lease, finalized with it
+};
+
 /**
  * BEGIN IMMEDIATE ... COMMIT; rolls back when destroyed without commit()
  * (an exception left the block), so a write is all or nothing.
+ *
+ * Begun while another transaction is open on the connection, it is a savepoint in that one: commit() keeps
+ * its writes for the outer transaction to commit, and destroying it uncommitted rolls back only its own
+ * writes. That is how several runs are stored in one transaction (RunStore::storeRuns), each still all or
+ * nothing.
  */
 class Transaction
 {
@@ -144,6 +190,7 @@ public:
 
 private:
     Connection& m_db;
+    bool m_nested;
     bool m_open = true;
 };
 

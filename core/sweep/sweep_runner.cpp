@@ -4,11 +4,13 @@
 #include "sched/registry.h"
 #include "sim/simulator.h"
 #include "store/sweep_records.h"
+#include "sweep/finished_points.h"
 #include "util/run_workers.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -19,6 +21,12 @@ namespace orrery::sweep {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/** Most points stored in one transaction: a batch holds the store's lock (shared with the GUI's other store users)
+ *  for its whole write, ~30 ms for 64 default-scenario runs. */
+constexpr std::size_t kMaxBatch = 64;
+/** Records (FinishedPoints::recordsOf) simulated and waiting for the store at most: ~40 MB of results. */
+constexpr std::size_t kMaxQueuedRecords = std::size_t{1} << 20;
 
 double seconds(Clock::duration d)
 {
@@ -116,24 +124,63 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         summary.failures.push_back(std::move(f));
     };
 
+    // Finished points are stored by this thread alone, as many as have finished since its last write in one
+    // transaction (RunStore::storeRuns): when the store falls behind the simulations, its batches grow instead of
+    // its queue of commits. A point that cannot be stored is stored failed with the reason, as one that throws.
+    const auto storeBatch = [&](std::vector<FinishedPoint>& batch) {
+        std::vector<store::RunStore::RunToStore> runs;
+        runs.reserve(batch.size());
+        for (const auto& f : batch)
+            runs.push_back({&f.info, &f.result});
+        std::vector<store::RunStore::StoredOutcome> outcomes;
+        std::string batchError;
+        const auto t0 = Clock::now();
+        try {
+            std::lock_guard lock(storeMutex);
+            outcomes = store.storeRuns(runs);
+        } catch (const std::exception& e) {
+            batchError = e.what(); // none of the batch was stored
+        }
+        {
+            std::lock_guard lock(summaryMutex);
+            summary.storeS += seconds(Clock::now() - t0);
+            ++summary.storeBatches;
+        }
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            const std::string& error = batchError.empty() ? outcomes[i].error : batchError;
+            if (error.empty()) {
+                {
+                    std::lock_guard lock(summaryMutex);
+                    ++summary.ran;
+                }
+                ended(false);
+            } else {
+                storeFailure(plan.points[batch[i].index], error);
+                ended(true);
+            }
+        }
+    };
+
     // Points an estimate already simulated are stored as they are.
     std::unordered_map<std::size_t, SampledPoint*> sampled;
     for (auto& s : samples)
         sampled[s.index] = &s;
     std::vector<std::size_t> simulate;
+    std::vector<FinishedPoint> sampledBatch;
     for (const std::size_t i : toRun) {
         const auto it = sampled.find(i);
         if (it == sampled.end()) {
             simulate.push_back(i);
             continue;
         }
-        const auto t0 = Clock::now();
-        std::lock_guard lock(storeMutex);
-        store.storeRun(infoOf(plan.points[i]), it->second->result);
-        summary.storeS += seconds(Clock::now() - t0);
-        ++summary.ran;
-        ended(false);
+        sampledBatch.push_back({i, infoOf(plan.points[i]), std::move(it->second->result)});
+        if (sampledBatch.size() == kMaxBatch) {
+            storeBatch(sampledBatch);
+            sampledBatch.clear();
+        }
     }
+    if (!sampledBatch.empty())
+        storeBatch(sampledBatch);
 
     // Points sharing a prepared workload run one after another, so that it is prepared once and freed after.
     std::map<std::string, std::size_t> firstOfWorkload;
@@ -146,11 +193,11 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     for (const std::size_t i : simulate)
         cache.expect(*plan.points[i].scenario);
 
+    FinishedPoints finished(std::max<std::size_t>(1, options.maxWaitingPoints), kMaxQueuedRecords);
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> notRun{0};
     const auto worker = [&] {
-        double simS = 0, prepS = 0, storeS = 0, otherS = 0;
-        std::size_t ran = 0;
+        double simS = 0, prepS = 0, otherS = 0;
         for (std::size_t n = next++; n < simulate.size(); n = next++) {
             const SweepPoint& p = plan.points[simulate[n]];
             if (options.stop.stop_requested()) {
@@ -180,18 +227,11 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
                     continue;
                 }
                 store::RunInfo info = infoOf(p);
-                const auto t4 = Clock::now();
-                {
-                    std::lock_guard lock(storeMutex);
-                    store.storeRun(info, result);
-                }
-                const auto t5 = Clock::now();
                 prepS += seconds(t1 - t0);
-                otherS += seconds(t2 - t1) + seconds(t4 - t3);
+                otherS += seconds(t2 - t1) + seconds(Clock::now() - t3);
                 simS += seconds(t3 - t2);
-                storeS += seconds(t5 - t4);
-                ++ran;
-                ended(false);
+                // A finished point is stored even when a stop comes now: only running points are abandoned.
+                finished.push({p.index, std::move(info), std::move(result)});
             } catch (const std::exception& e) {
                 release();
                 storeFailure(p, e.what());
@@ -201,11 +241,25 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         std::lock_guard lock(summaryMutex);
         summary.simulateS += simS;
         summary.prepareS += prepS;
-        summary.storeS += storeS;
         summary.otherS += otherS;
-        summary.ran += ran;
     };
-    util::runWorkers(options.jobs, simulate.size(), worker);
+    std::jthread simulating([&] {
+        util::runWorkers(options.jobs, simulate.size(), worker);
+        finished.close();
+    });
+    std::exception_ptr writerError;
+    for (auto batch = finished.take(kMaxBatch); !batch.empty(); batch = finished.take(kMaxBatch)) {
+        if (writerError)
+            continue; // drained, so that no simulating thread waits on a full queue for a writer that is gone
+        try {
+            storeBatch(batch);
+        } catch (...) {
+            writerError = std::current_exception(); // from the progress callback: the caller's to see
+        }
+    }
+    simulating.join();
+    if (writerError)
+        std::rethrow_exception(writerError);
     summary.notRun = notRun;
     summary.stopped = options.stop.stop_requested();
     std::sort(summary.failures.begin(), summary.failures.end(),

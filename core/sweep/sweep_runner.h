@@ -38,11 +38,15 @@ struct SweepRunOptions
     int jobs = 1; ///< points simulated at once
     Shard shard;
     std::stop_token stop; ///< asked: running points are abandoned (not stored), no new one starts
-    /** Called after each point ends, one call at a time (from a worker thread). */
+    /** Called after each point ends (stored, or failed), one call at a time: from the calling thread, which stores
+     *  the points, or from a simulating thread for a point whose simulation threw. */
     std::function<void(const SweepProgress&)> onProgress;
     /** Held around every use of the store's connection instead of a lock of the runner's own: the GUI shares one
      *  lock between every worker that opens the store (RunSaver::storeMutex). Null: the runner's own. */
     std::mutex* storeMutex = nullptr;
+    /** Finished points waiting for the store at most (more wait to be queued): what a stop request still stores
+     *  beyond the points being written. */
+    std::size_t maxWaitingPoints = 64;
 };
 
 struct SweepRunSummary
@@ -54,10 +58,11 @@ struct SweepRunSummary
     std::size_t notRun = 0;        ///< left for a later run (stopped)
     bool stopped = false;
     double wallS = 0;
-    double simulateS = 0; ///< wall seconds inside sim::simulate, summed over points
-    double prepareS = 0;  ///< wall seconds getting prepared workloads, summed over points
-    double storeS = 0;    ///< wall seconds storing runs (waiting for the store's lock included), summed
-    double otherS = 0;    ///< the rest of each point's time (policy creation, run info), summed
+    double simulateS = 0;         ///< wall seconds inside sim::simulate, summed over points
+    double prepareS = 0;          ///< wall seconds getting prepared workloads, summed over points
+    double storeS = 0;            ///< wall seconds of the writer storing runs (waiting for the store's lock included)
+    double otherS = 0;            ///< the rest of each point's time (policy creation, run info), summed
+    std::size_t storeBatches = 0; ///< transactions the stored points took (several points each when the store lags)
     std::vector<PointFailure> failures;
 };
 
@@ -68,10 +73,12 @@ std::vector<std::size_t> pointsToRun(const SweepPlan& plan, const Shard& shard,
 /**
  * Runs a sweep's points into `store` (`orrery-cli sweep run`, docs/sweeps.md): records the sweep (name, axes,
  * spec), skips the shard's points already stored completed, stores `samples` (points an estimate simulated) and
- * simulates the rest on `options.jobs` threads. Each point is a normal run (RunStore::storeRun) tagged with the
- * sweep, its key and its axis values, stored when it ends; a point that throws is stored failed with the error and
- * the sweep goes on. A stop request abandons the running points (not stored: a resumed sweep runs them) and keeps
- * every stored one.
+ * simulates the rest on `options.jobs` threads. Each point is a normal run tagged with the sweep, its key and its
+ * axis values. Finished points go to one writer (the calling thread), which stores whatever has finished since its
+ * last write in one transaction (RunStore::storeRuns) while the next points simulate; each run is all or nothing,
+ * so a crash loses at most the batch being written and leaves no half-written run. A point that throws, or whose
+ * run cannot be stored, is stored failed with the error and the sweep goes on. A stop request abandons the running
+ * points (not stored: a resumed sweep runs them) and stores every finished one.
  */
 SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const SweepRunOptions& options,
                          WorkloadCache& cache, std::vector<SampledPoint> samples = {});

@@ -12,36 +12,34 @@
 
 #include <functional>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-class QButtonGroup;
-class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
-class QPushButton;
-class QRadioButton;
-class QSpinBox;
 class QTableWidget;
-class QToolButton;
-class QVBoxLayout;
 
 namespace orrery::gui {
 
+class ClusterEditsSection;
 class JobRunner;
+class PolicyAxisSection;
+class SeedAxisSection;
+class SweepPointsSection;
+class SweepPreview;
+class WorkloadEditsSection;
 
 /**
- * Builds a sweep spec from the scenario open in the editor (docs/sweeps.md, "Building a spec in the GUI"): the
- * registered policies (checkable; variants with parameters as `NAME:KEY=VALUE` lines, checked by the registry),
- * seeds, cluster edits over the scenario's node groups and the catalog's GPU types, workload edits (arrival-rate
- * scale, job limit, estimate error), the full grid or explicit points. The point count and core's CPU estimate
- * (sweep::estimateCpu, as `orrery-cli sweep show`) follow every change on workers; errors name the axis and the
- * value as the CLI's do. Save As writes the spec core's reader takes; Run Locally and Export Slurm Submission hand
- * the spec to the Sweeps tab (setRunHandler, setExportHandler).
+ * Builds a sweep spec from the scenario open in the editor (docs/sweeps.md, "Building a spec in the GUI"). The
+ * form is its sections, each a widget of its own that writes its part of the SweepDraft: policies
+ * (PolicyAxisSection), seeds (SeedAxisSection), cluster edits (ClusterEditsSection), workload edits
+ * (WorkloadEditsSection), the grid or explicit points (SweepPointsSection); the dialog adds the name and
+ * description, turns the draft into a spec and shows the SweepPreview of it (point count and core's CPU estimate,
+ * following every change on workers; errors named as the CLI's). Save As writes the spec core's reader takes; Run
+ * Locally and Export Slurm Submission hand the spec to the Sweeps tab (setRunHandler, setExportHandler).
  */
 class SweepBuilderDialog : public QDialog
 {
@@ -70,20 +68,26 @@ public:
 
     QLineEdit* nameEdit() const { return m_name; }
     QLineEdit* descriptionEdit() const { return m_description; }
-    QListWidget* policyList() const { return m_policies; }
-    QPlainTextEdit* variantsEdit() const { return m_variants; }
-    QLineEdit* seedsEdit() const { return m_seeds; }
-    QLineEdit* arrivalEdit() const { return m_arrival; }
-    QLineEdit* jobLimitEdit() const { return m_jobLimit; }
-    QLineEdit* estimateErrorEdit() const { return m_estimateError; }
-    QTableWidget* pointsTable() const { return m_points; }
-    QLabel* previewLabel() const { return m_preview; }
+    QListWidget* policyList() const;
+    QPlainTextEdit* variantsEdit() const;
+    QLineEdit* seedsEdit() const;
+    QLineEdit* arrivalEdit() const;
+    QLineEdit* jobLimitEdit() const;
+    QLineEdit* estimateErrorEdit() const;
+    QTableWidget* pointsTable() const;
+    QLabel* previewLabel() const;
+
+    PolicyAxisSection* policySection() const { return m_policies; }
+    SeedAxisSection* seedSection() const { return m_seeds; }
+    ClusterEditsSection* clusterEditsSection() const { return m_clusterEdits; }
+    WorkloadEditsSection* workloadEditsSection() const { return m_workloadEdits; }
+    SweepPointsSection* pointsSection() const { return m_points; }
 
     /** The resolved point count, or -1 while unknown or when the spec has an error. */
-    int pointCount() const { return m_pointCount; }
-    std::optional<double> estimatedCpuS() const { return m_estimateS; }
+    int pointCount() const;
+    std::optional<double> estimatedCpuS() const;
     /** The current error (the form's, the reader's or the resolution's), empty when none. */
-    QString errorText() const { return m_error; }
+    QString errorText() const;
 
     using RunHandler = std::function<void(const sweep::SweepSpec& spec, const QString& label)>;
     using ExportHandler =
@@ -105,18 +109,14 @@ signals:
     void estimateUpdated();
 
 private:
-    struct EditRow;
     void changed();
-    void removeEditRow(EditRow* row);
-    void refillTargets(EditRow& row);
-    void syncPointColumns(const std::vector<DraftAxis>& axes);
-    void setPointCombo(int row, int column, const DraftAxis& axis, const std::string& label);
+    /** The draft's axes as the grid has them (the points table's columns). */
+    std::vector<DraftAxis> gridAxes() const;
+    /** Explicit points on: the table's columns follow the axes. */
+    void pointsModeChanged(bool on);
     QString label() const;
-    void showPreview();
 
-    io::Scenario m_base;
     QString m_scenarioRef;
-    JobRunner* m_runner;
     QString m_savedPath;
     QTimer m_debounce;
     RunHandler m_run;
@@ -124,29 +124,12 @@ private:
 
     QLineEdit* m_name;
     QLineEdit* m_description;
-    QListWidget* m_policies;
-    QPlainTextEdit* m_variants;
-    QLineEdit* m_seeds;
-    QVBoxLayout* m_editRows;
-    std::vector<std::unique_ptr<EditRow>> m_edits;
-    QLineEdit* m_arrival;
-    QLineEdit* m_jobLimit;
-    QLineEdit* m_estimateError;
-    QRadioButton* m_grid;
-    QRadioButton* m_explicit;
-    QTableWidget* m_points;
-    QPushButton* m_addPoint;
-    QPushButton* m_removePoint;
-    QPushButton* m_fillPoints;
-    QLabel* m_preview;
-    std::vector<DraftAxis> m_pointAxes; ///< the points table's columns
-
-    int m_pointCount = -1;
-    std::optional<double> m_estimateS;
-    QString m_error;
-    QString m_countText;
-    QString m_estimateText;
-    quint64 m_generation = 0;
+    PolicyAxisSection* m_policies;
+    SeedAxisSection* m_seeds;
+    ClusterEditsSection* m_clusterEdits;
+    WorkloadEditsSection* m_workloadEdits;
+    SweepPointsSection* m_points;
+    SweepPreview* m_preview;
 };
 
 } // namespace orrery::gui

@@ -170,6 +170,42 @@ private slots:
         QCOMPARE(query(db, "SELECT count(DISTINCT point_key) FROM sweep_points"), std::int64_t(200));
     }
 
+    void killedSweepKeepsOnlyWholeRunsAndResumes()
+    {
+        // SIGKILL while points are written several to a transaction: what is stored is whole runs, each tagged, and
+        // the resumed sweep runs exactly the rest. Killed three times, a little further on each time.
+        const auto spec = writeSpec("killed.json", "killed", 400, 60); // 800 points
+        const auto db = path("killed.sqlite");
+        const std::string done = "SELECT count(*) FROM runs WHERE status = 'completed'";
+        std::int64_t kept = 0;
+        for (int kill = 0; kill < 3; ++kill) {
+            QProcess p;
+            p.start(QString::fromStdString(cliPath()), {"sweep", "run", QString::fromStdString(spec), "--db",
+                                                        QString::fromStdString(db), "--jobs", "2", "--no-estimate"});
+            QVERIFY(p.waitForStarted());
+            QElapsedTimer t;
+            t.start();
+            while (query(db, done) < kept + 20 && t.elapsed() < 60000 && p.state() == QProcess::Running)
+                QThread::msleep(5);
+            QVERIFY2(p.state() == QProcess::Running, "the sweep ended before it could be killed");
+            p.kill(); // SIGKILL: no handler, no flush
+            QVERIFY(p.waitForFinished(60000));
+            const auto runs = query(db, "SELECT count(*) FROM runs");
+            QVERIFY2(runs > kept, fmt::format("kill {}: {} runs after {}", kill, runs, kept).c_str());
+            QCOMPARE(query(db, done), runs); // no run left running or failed: a batch is stored whole or not at all
+            QCOMPARE(query(db, "SELECT count(DISTINCT point_key) FROM sweep_points"), runs);
+            QCOMPARE(query(db, "SELECT count(*) FROM runs r WHERE job_count IS NOT 60 OR (SELECT sum(records) FROM "
+                               "job_chunks c WHERE c.run_id = r.id) IS NOT 60"),
+                     std::int64_t(0));
+            kept = runs;
+        }
+        const auto r = runCommand({cliPath(), "sweep", "run", spec, "--db", db, "--json", "--no-estimate"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(json::parse(r.out)["ran"].get<std::int64_t>(), 800 - kept);
+        QCOMPARE(query(db, done), std::int64_t(800));
+        QCOMPARE(query(db, "SELECT count(DISTINCT point_key) FROM sweep_points"), std::int64_t(800));
+    }
+
     void shardsMergedEqualALocalRun()
     {
         const auto spec = writeSpec("shard.json", "shard", 3, 15); // 6 points

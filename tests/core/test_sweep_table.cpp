@@ -74,20 +74,23 @@ private slots:
         sweep::WorkloadCache cache;
         sweep::SweepRunOptions options;
         options.jobs = 2;
-        // Stopped after the first 5 points: listed as 5 of 12.
+        // Stopped after the first 5 points stored (the one waiting for the store and the one simulating are
+        // stored too): listed as those of 12.
         std::stop_source stop;
         options.jobs = 1;
+        options.maxWaitingPoints = 1;
         options.stop = stop.get_token();
         options.onProgress = [&](const sweep::SweepProgress& p) {
             if (p.done >= 5)
                 stop.request_stop();
         };
-        sweep::runSweep(plan, db, options, cache);
+        const auto stopped = sweep::runSweep(plan, db, options, cache);
+        QVERIFY2(stopped.ran >= 5 && stopped.ran <= 7, std::to_string(stopped.ran).c_str());
         auto listed = sweep::listSweeps(db);
         QCOMPARE(listed.size(), std::size_t{1});
         QCOMPARE(listed[0].name, std::string("grid"));
         QCOMPARE(listed[0].axes, (std::vector<std::string>{"node_count:rtx", "policy", "seed"}));
-        QCOMPARE(listed[0].completed, std::size_t{5});
+        QCOMPARE(listed[0].completed, stopped.ran);
         QCOMPARE(listed[0].total, std::optional<std::size_t>(12));
 
         options.stop = {};

@@ -11,10 +11,16 @@
 #include "store/sweep_records.h"
 #include "sweep/sweep_plan.h"
 #include "sweep/sweep_spec.h"
+#include "sweeps/cluster_edits_section.h"
+#include "sweeps/policy_axis_section.h"
+#include "sweeps/seed_axis_section.h"
 #include "sweeps/sweep_builder_dialog.h"
 #include "sweeps/sweep_draft.h"
+#include "sweeps/sweep_points_section.h"
+#include "sweeps/sweep_preview.h"
 #include "sweeps/sweep_run_controller.h"
 #include "sweeps/sweeps_panel.h"
+#include "sweeps/workload_edits_section.h"
 #include "test_support.h"
 
 #include <QApplication>
@@ -211,6 +217,95 @@ private slots:
         b.updatePreview();
         QTRY_COMPARE_WITH_TIMEOUT(b.pointCount(), 6, 20000);
         runner.waitForDone();
+    }
+
+    void eachSectionWritesItsPartOfTheDraft()
+    {
+        const io::Scenario base = io::defaultScenario();
+        // Policies: the scenario's checked, a variant typed.
+        PolicyAxisSection policies(base);
+        QSignalSpy policiesChanged(&policies, &PolicyAxisSection::changed);
+        check(policies.list(), {"sjf", "tiresias"});
+        policies.variantsEdit()->setPlainText(QStringLiteral("tiresias:backfill_limit=0"));
+        SweepDraft d;
+        policies.writeTo(d);
+        QCOMPARE(d.policies, (std::vector<std::string>{"sjf", "tiresias"}));
+        QCOMPARE(d.policyVariants, std::string("tiresias:backfill_limit=0"));
+        QVERIFY(policiesChanged.count() >= 2);
+
+        SeedAxisSection seeds(base);
+        seeds.writeTo(d);
+        QCOMPARE(d.seeds, std::to_string(base.options.seed));
+        seeds.edit()->setText(QStringLiteral("0-4"));
+        seeds.writeTo(d);
+        QCOMPARE(d.seeds, std::string("0-4"));
+
+        WorkloadEditsSection workload;
+        workload.arrivalEdit()->setText(QStringLiteral("0.5 2"));
+        workload.jobLimitEdit()->setText(QStringLiteral("20"));
+        workload.writeTo(d);
+        QCOMPARE(d.arrivalRateScales, std::string("0.5 2"));
+        QCOMPARE(d.jobLimits, std::string("20"));
+        QCOMPARE(d.estimateErrors, std::string());
+
+        // Cluster edits: a kind changed keeps its group; a removed row leaves the others in order.
+        ClusterEditsSection edits(base.cluster);
+        QSignalSpy editsChanged(&edits, &ClusterEditsSection::changed);
+        edits.addEdit(sweep::AxisKind::ScaleNodes, QStringLiteral("rtx"), QStringLiteral("0.5, 1"));
+        edits.addEdit(sweep::AxisKind::GpuType, QStringLiteral("a100"), QStringLiteral("v100-32gb"));
+        edits.addEdit(sweep::AxisKind::AddNodes, QStringLiteral("h100-sxm"), QStringLiteral("0 1"), 4);
+        edits.setKind(0, sweep::AxisKind::NodeCount);
+        edits.removeEdit(1);
+        QCOMPARE(edits.count(), 2);
+        edits.writeTo(d);
+        QCOMPARE(d.clusterEdits.size(), std::size_t(2));
+        QVERIFY(d.clusterEdits[0].kind == sweep::AxisKind::NodeCount);
+        QCOMPARE(d.clusterEdits[0].target, std::string("rtx"));
+        QCOMPARE(d.clusterEdits[0].values, std::string("0.5, 1"));
+        QVERIFY(d.clusterEdits[1].kind == sweep::AxisKind::AddNodes);
+        QCOMPARE(d.clusterEdits[1].target, std::string("h100-sxm"));
+        QCOMPARE(d.clusterEdits[1].gpusPerNode, 4);
+        QVERIFY(editsChanged.count() >= 5);
+
+        // Points: the grid writes none; explicit points are the rows over the columns given.
+        SweepPointsSection points;
+        QSignalSpy toggled(&points, &SweepPointsSection::explicitToggled);
+        points.writeTo(d);
+        QVERIFY(!d.explicitPoints);
+        QVERIFY(!points.table()->isEnabled());
+        points.setExplicit(true);
+        QCOMPARE(toggled.count(), 1);
+        QVERIFY(points.table()->isEnabled());
+        SweepDraft grid;
+        grid.policies = {"fifo", "sjf"};
+        grid.seeds = "1-3";
+        const auto axes = draftAxes(grid);
+        points.syncColumns(axes);
+        points.appendPoint({{"seed", "2"}});
+        points.writeTo(d);
+        QVERIFY(d.explicitPoints);
+        QCOMPARE(d.points.size(), std::size_t(1));
+        QVERIFY((d.points[0] == std::map<std::string, std::string>{{"seed", "2"}})); // policy left (base)
+        QString error;
+        QVERIFY(points.fillFromGrid(axes, &error));
+        QCOMPARE(points.table()->rowCount(), 6);
+        points.writeTo(d);
+        QVERIFY((d.points[5] == std::map<std::string, std::string>{{"policy", "sjf"}, {"seed", "3"}}));
+        grid.seeds = "0-999";
+        QVERIFY(!points.fillFromGrid(draftAxes(grid), &error));
+        QVERIFY2(error.contains(QStringLiteral("2000 points")) && error.contains(QStringLiteral("at most 1,000")),
+                 qPrintable(error));
+        QCOMPARE(points.table()->rowCount(), 6); // left as it was
+
+        // The preview shows an error until reset, and no count meanwhile.
+        JobRunner runner;
+        SweepPreview preview(&runner);
+        preview.showError(QStringLiteral("seeds: bad"));
+        QCOMPARE(preview.errorText(), QStringLiteral("seeds: bad"));
+        QCOMPARE(preview.text(), QStringLiteral("seeds: bad"));
+        QCOMPARE(preview.pointCount(), -1);
+        preview.reset();
+        QVERIFY(preview.errorText().isEmpty());
     }
 
     void runLocallyStoresThePointsThroughTheSweepsTab()

@@ -1,0 +1,94 @@
+// What storing a sweep's point costs beyond its simulation (issue 18: under 5 ms a point), and what the sweep writer's
+// batches save: a default-scenario run (60 jobs, the 1,000-point figure of docs/performance.md, "Sweeps") stored one
+// transaction per run against 64 runs per transaction, into a store that grows as a sweep's does. The connection's
+// kept statements serve both. Figures and the command line: docs/performance.md, "Sweeps".
+#include "io/run_info.h"
+#include "io/scenario.h"
+#include "sched/registry.h"
+#include "sim/prepare_scenario.h"
+#include "sim/simulator.h"
+#include "store/run_store.h"
+
+#include <benchmark/benchmark.h>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace orrery;
+
+namespace {
+
+struct Point
+{
+    store::RunInfo info;
+    sim::RunResult result;
+};
+
+/** One simulated point of the default scenario (fifo), tagged as a sweep's point; keys made distinct per store. */
+const Point& point()
+{
+    static const Point p = [] {
+        const io::Scenario scenario = io::defaultScenario();
+        const auto workload = sim::prepareScenario(scenario);
+        auto policy = sched::makePolicy("fifo");
+        Point out{io::runInfoOf(scenario, "fifo", 1), sim::simulate(workload, *policy, 1)};
+        out.info.sweep = store::SweepTag{"bench", "", "{\"policy\":\"fifo\",\"seed\":1}"};
+        return out;
+    }();
+    return p;
+}
+
+std::unique_ptr<store::RunStore> freshStore(const std::string& name)
+{
+    const auto path = std::filesystem::temp_directory_path() / ("orrery-bench-sweep-store-" + name + ".sqlite");
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::filesystem::remove(path.string() + suffix);
+    return std::make_unique<store::RunStore>(path.string());
+}
+
+/** Stores state.range(0) runs per transaction, 64 runs per iteration (items: runs). */
+void BM_StoreSweepPoints(benchmark::State& state)
+{
+    const auto perTransaction = static_cast<std::size_t>(state.range(0));
+    auto db = freshStore(fmt::format("batch-{}", perTransaction));
+    constexpr std::size_t kRunsPerIteration = 64;
+    std::vector<store::RunInfo> infos(kRunsPerIteration, point().info);
+    std::size_t stored = 0;
+    for (auto _ : state) {
+        for (auto& info : infos)
+            info.sweep->pointKey = fmt::format("{:016x}", stored++);
+        for (std::size_t first = 0; first < kRunsPerIteration; first += perTransaction) {
+            if (perTransaction == 1) {
+                db->storeRun(infos[first], point().result);
+                continue;
+            }
+            std::vector<store::RunStore::RunToStore> batch;
+            for (std::size_t i = first; i < first + perTransaction && i < kRunsPerIteration; ++i)
+                batch.push_back({&infos[i], &point().result});
+            benchmark::DoNotOptimize(db->storeRuns(batch));
+        }
+    }
+    // Per run: the time per iteration / 64.
+    state.SetItemsProcessed(static_cast<std::int64_t>(stored));
+}
+BENCHMARK(BM_StoreSweepPoints)->Arg(1)->Arg(8)->Arg(64)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+
+/** The simulation of the same point, for scale. */
+void BM_SimulateSweepPoint(benchmark::State& state)
+{
+    const io::Scenario scenario = io::defaultScenario();
+    const auto workload = sim::prepareScenario(scenario);
+    for (auto _ : state) {
+        auto policy = sched::makePolicy("fifo");
+        benchmark::DoNotOptimize(sim::simulate(workload, *policy, 1));
+    }
+}
+BENCHMARK(BM_SimulateSweepPoint)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+
+} // namespace
+
+BENCHMARK_MAIN();
