@@ -414,6 +414,11 @@ HyperbandSpec readHyperband(JsonObject o, const GpuCatalog& catalog)
     h.prefix = o.string("prefix", h.prefix);
     if (h.prefix.empty())
         o.fail("prefix", "expected a non-empty string");
+    if (o.has("network_share")) {
+        h.networkShare = o.number("network_share");
+        if (!(*h.networkShare >= 0 && *h.networkShare <= 1))
+            o.fail("network_share", fmt::format("expected a fraction in [0, 1], got {}", *h.networkShare));
+    }
     o.finish();
     return h;
 }

@@ -270,6 +270,8 @@ json scenarioDocument(const Scenario& s, bool withJobs)
                    {"prefix", h->prefix}};
         if (h->seed)
             hj["seed"] = *h->seed;
+        if (h->networkShare)
+            hj["network_share"] = *h->networkShare;
         w["hyperband"] = hj;
     }
     doc["workload"] = w;

@@ -4,7 +4,7 @@
 // resource-available event each app with unmet demand reports a policy-specific key for the offered GPUs, and the
 // best app takes its bundle; repeat while GPUs and apps that can use them remain. Leases, apps and the app scheduler
 // are Themis' own (AppLeasePolicy), with the same lease length (choice 15). One policy file per key: gandiva.cpp,
-// tiresias_app.cpp, slaq.cpp, srtf.cpp, srsf.cpp; docs/simulator.md, "Themis' baselines".
+// tiresias_app.cpp, slaq.cpp, srtf.cpp, srsf.cpp, optimus_app.cpp; docs/simulator.md, "Themis' baselines".
 
 #include "sched/app_leases.h"
 

@@ -453,12 +453,16 @@ AppLeasePolicy::Split AppLeasePolicy::split(const View& v, int a, const std::vec
 
 double AppLeasePolicy::rhoOf(const View& v, int a, const std::vector<int>& gpus, double now) const
 {
-    const Split s = split(v, a, gpus);
-    if (!std::isfinite(s.remainingS))
+    return rhoFromRemaining(v, a, split(v, a, gpus).remainingS, now);
+}
+
+double AppLeasePolicy::rhoFromRemaining(const View& v, int a, double remainingS, double now) const
+{
+    if (!std::isfinite(remainingS))
         return kInf; // no job can run: worth what nothing is worth
     const double tId = tIdS(v, a, now);
     const double elapsed = now - m_apps[static_cast<std::size_t>(a)].arrivalS;
-    return tId > 0 ? std::min(kRhoMax, (elapsed + s.remainingS) / tId) : kRhoMax;
+    return tId > 0 ? std::min(kRhoMax, (elapsed + remainingS) / tId) : kRhoMax;
 }
 std::string AppLeasePolicy::whyAppWaits(int /*a*/, const Round& round) const
 {

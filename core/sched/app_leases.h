@@ -95,6 +95,8 @@ protected:
     Split split(const sim::View& v, int a, const std::vector<int>& gpus) const;
     /** rho(gpus) = (now - arrival + remaining(gpus)) / T_id, capped at kRhoMax; infinity when no job can run. */
     double rhoOf(const sim::View& v, int a, const std::vector<int>& gpus, double now) const;
+    /** The same rho from a remaining time already known (the split's, or an agent's report of it). */
+    double rhoFromRemaining(const sim::View& v, int a, double remainingS, double now) const;
     /** The GPUs of `group` that app a's jobs would use with what it holds and has won (at most its unmet demand). */
     std::vector<int> usableOf(const sim::View& v, int a, const Round& round, const std::vector<int>& group) const;
 

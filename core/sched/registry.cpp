@@ -182,6 +182,10 @@ const std::vector<PolicyInfo>& registeredPolicies()
               {.preemptive = true, .oracle = true}, makeSrtf, srtfParams()),
         entry("srsf", "Shortest remaining service first over apps, one GPU at a time (Themis' baseline), leases",
               {.preemptive = true, .oracle = true}, makeSrsf, srsfParams()),
+        entry("optimus_app",
+              "Optimus as Themis ran it: apps whose throughput scales most with one more GPU first, one GPU at a "
+              "time, leases",
+              {.preemptive = true, .oracle = true}, makeOptimusApp, optimusAppParams()),
     };
     return policies;
 }

@@ -111,5 +111,7 @@ std::unique_ptr<Policy> makeSrtf(const PolicyParams& params);
 std::vector<ParamSpec> srtfParams();
 std::unique_ptr<Policy> makeSrsf(const PolicyParams& params);
 std::vector<ParamSpec> srsfParams();
+std::unique_ptr<Policy> makeOptimusApp(const PolicyParams& params);
+std::vector<ParamSpec> optimusAppParams();
 
 } // namespace orrery::sched

@@ -2,6 +2,7 @@
 // leases among apps. docs/simulator.md, "Themis", describes the round and every choice made here; the apps, leases
 // and the app scheduler are AppLeasePolicy's (core/sched/app_leases.h), which the baselines share.
 
+#include "io/error.h"
 #include "sched/app_leases.h"
 #include "sched/themis_auction.h"
 #include "sched/themis_records.h"
@@ -37,7 +38,8 @@ class Themis final : public AppLeasePolicy
 public:
     explicit Themis(const PolicyParams& params)
         : AppLeasePolicy(params.number("lease_s")), m_f(params.number("f")),
-          m_domains(static_cast<int>(params.integer("domains")))
+          m_domains(static_cast<int>(params.integer("domains"))), m_liar(static_cast<int>(params.integer("liar"))),
+          m_lie(params.number("lie"))
     {}
     std::string name() const override { return "themis"; }
 
@@ -51,6 +53,10 @@ protected:
         if (m_auctions.empty()) {
             m_auctions.assign(apps().size(), 0);
             m_wins.assign(apps().size(), 0);
+            if (m_liar >= appCount())
+                throw Error(fmt::format("policy \"themis\": liar={} names no app (the workload has {} apps, "
+                                        "numbered from 0 in the order of their first job)",
+                                        m_liar, appCount()));
         }
 
         // Visibility: every active app's rho on its current allocation, the GPUs it keeps plus those its jobs run
@@ -133,6 +139,8 @@ private:
     std::vector<Stage> m_stage; ///< per app, in the last auction
     double m_f;
     int m_domains;
+    int m_liar;   ///< the app that misreports in its bids (-1: every app is truthful)
+    double m_lie; ///< X: the liar over-reports the slowdown of spread placements by this fraction
     long long m_round = 0;
     std::vector<int> m_auctions; ///< per app: auctions it bid in
     std::vector<int> m_wins;     ///< per app: auctions it was granted GPUs in
@@ -147,7 +155,7 @@ private:
     {
         const auto& c = v.workload().cluster();
         Bid bid;
-        const double rhoOld = held.empty() ? kInf : rhoOf(v, a, held, now);
+        const double rhoOld = held.empty() ? kInf : reportedRho(v, a, held, now);
         bid.candidates.push_back({{}, std::isfinite(rhoOld) ? -std::log(rhoOld) : std::log(kEmptyValue)});
         // Domains hosting the app's GPUs come first (spec A.4 note 1), and within them the GPUs its jobs run on:
         // winning back the GPUs of an expired lease costs no restart.
@@ -197,7 +205,7 @@ private:
                 return;
             std::vector<int> all = held;
             all.insert(all.end(), bundle.begin(), bundle.end());
-            const double rho = std::max(1e-12, rhoOf(v, a, all, now));
+            const double rho = std::max(1e-12, reportedRho(v, a, all, now));
             bid.candidates.push_back(
                 {std::move(bundle), std::isfinite(rho) ? -std::log(rho) : bid.candidates.front().logValue});
         };
@@ -240,6 +248,25 @@ private:
             }
         }
         return bid;
+    }
+
+    /**
+     * rho as app a's agent reports it in a bid. A truthful agent reports rhoOf. The liar of the paper's
+     * truth-telling experiment (§6.3, Figure 18) over-reports the slowdown of a spread placement by X to win the
+     * dense machine more often: when its split of `gpus` puts a job on more than one node, the remaining time it
+     * reports is (1 + X) x the true one (the slowdown multiplies the iteration time, so the remaining time).
+     */
+    double reportedRho(const View& v, int a, const std::vector<int>& gpus, double now) const
+    {
+        if (a != m_liar || m_lie == 0)
+            return rhoOf(v, a, gpus, now);
+        const Split s = split(v, a, gpus);
+        const auto& c = v.workload().cluster();
+        const bool spread = std::any_of(s.jobGpus.begin(), s.jobGpus.end(), [&](const auto& jobGpus) {
+            const auto& g = jobGpus.second;
+            return std::any_of(g.begin(), g.end(), [&](int x) { return c.nodeOfGpu(x) != c.nodeOfGpu(g.front()); });
+        });
+        return rhoFromRemaining(v, a, s.remainingS * (spread ? 1 + m_lie : 1), now);
     }
 
     /** The app's current allocation: what it keeps under live leases, and the GPUs its jobs run on whose lease
@@ -368,6 +395,27 @@ std::vector<ParamSpec> themisParams()
          16,
          false,
          "alternative nodes (racks) per GPU count and span level in a bid table"},
+        {"liar",
+         ParamType::Integer,
+         "-1",
+         -1,
+         1e6,
+         {},
+         1,
+         16,
+         false,
+         "the app that lies in its bids (0-based, apps in the order of their first job; -1: none): the truth-telling "
+         "experiment"},
+        {"lie",
+         ParamType::Number,
+         "0",
+         0,
+         10,
+         {},
+         1,
+         16,
+         false,
+         "X: the liar reports a spread placement's slowdown (1 + X) times too high (0.34: 34%)"},
     };
 }
 

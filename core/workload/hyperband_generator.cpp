@@ -30,7 +30,7 @@ constexpr std::array<TableModel, 4> kNlp = {{{"bidaf", "bi-att-flow", 0.5},
                                              {"transformer", "transformer", 0.7}}};
 constexpr std::array<TableModel, 2> kSpeech = {{{"wavenet", "wavenet", 0.4}, {"deepspeech", "deepspeech", 0.9}}};
 
-template <std::size_t N> const TableModel& pick(const std::array<TableModel, N>& models, double u)
+template <typename T, std::size_t N> const T& pick(const std::array<T, N>& models, double u)
 {
     return models[std::min(static_cast<std::size_t>(u * N), N - 1)];
 }
@@ -44,6 +44,26 @@ const TableModel& tableModel(double categoryU, double modelU)
     return pick(kSpeech, modelU);
 }
 
+// The same models by placement sensitivity, as the locality classes sort them (Themis spec, choice 10).
+constexpr std::array<const TableModel*, 6> kNetwork = {&kCv[1], &kCv[3], &kCv[4], &kNlp[1], &kNlp[2], &kNlp[3]};
+constexpr std::array<const TableModel*, 5> kCompute = {&kCv[0], &kCv[2], &kNlp[0], &kSpeech[0], &kSpeech[1]};
+
+/** Per app, whether it is network-intensive: the round(share x apps) apps of the lowest category draws, so the
+ *  share is exact and a larger share keeps the smaller one's network apps (the sweep changes only models). */
+std::vector<char> networkApps(const std::vector<double>& categoryU, double share)
+{
+    std::vector<std::size_t> order(categoryU.size());
+    for (std::size_t a = 0; a < order.size(); ++a)
+        order[a] = a;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return categoryU[x] < categoryU[y]; });
+    const auto count = static_cast<std::size_t>(std::lround(share * static_cast<double>(categoryU.size())));
+    std::vector<char> out(categoryU.size(), 0);
+    for (std::size_t i = 0; i < count; ++i)
+        out[order[i]] = 1;
+    return out;
+}
+
 } // namespace
 
 std::vector<Job> generateHyperbandApps(const HyperbandSpec& spec, std::uint64_t seed)
@@ -53,22 +73,32 @@ std::vector<Job> generateHyperbandApps(const HyperbandSpec& spec, std::uint64_t 
     while ((2 << maxExponent) <= spec.maxConfigs)
         ++maxExponent;
     const double meanGapS = spec.appsPerHour > 0 ? 3600.0 / spec.appsPerHour : 0;
+    // Five draws per app in a fixed order: app k's values do not depend on what earlier apps drew.
+    struct Draws
+    {
+        double gap, category, model, config, budget;
+    };
+    std::vector<Draws> draws(static_cast<std::size_t>(spec.apps));
+    std::vector<double> categoryU;
+    for (auto& d : draws) {
+        d = {rng.uniform(), rng.uniform(), rng.uniform(), rng.uniform(), rng.uniform()};
+        categoryU.push_back(d.category);
+    }
+    const std::vector<char> network =
+        spec.networkShare ? networkApps(categoryU, *spec.networkShare) : std::vector<char>();
     std::vector<Job> jobs;
     double t = 0;
     for (int a = 0; a < spec.apps; ++a) {
-        // Five draws per app in a fixed order: app k's values do not depend on what earlier apps drew.
-        const double gapU = rng.uniform();
-        const double categoryU = rng.uniform();
-        const double modelU = rng.uniform();
-        const double configU = rng.uniform();
-        const double budgetU = rng.uniform();
+        const Draws& d = draws[static_cast<std::size_t>(a)];
         if (a > 0 && meanGapS > 0)
-            t += util::PortableRandom::exponential(meanGapS, gapU);
-        const TableModel& m = tableModel(categoryU, modelU);
-        const int exponent = 1 + std::min(static_cast<int>(configU * maxExponent), maxExponent - 1);
+            t += util::PortableRandom::exponential(meanGapS, d.gap);
+        const TableModel& m = network.empty()                        ? tableModel(d.category, d.model)
+                              : network[static_cast<std::size_t>(a)] ? *pick(kNetwork, d.model)
+                                                                     : *pick(kCompute, d.model);
+        const int exponent = 1 + std::min(static_cast<int>(d.config * maxExponent), maxExponent - 1);
         const int n = 1 << exponent;
         const int phases = exponent + 1;
-        const double budgetS = spec.budgetGpuHours * 3600 * (0.5 + 1.5 * budgetU);
+        const double budgetS = spec.budgetGpuHours * 3600 * (0.5 + 1.5 * d.budget);
         // Iterations per surviving job in phase p (1-based), at least one.
         std::vector<double> iterations(static_cast<std::size_t>(phases));
         for (int p = 1; p <= phases; ++p)

@@ -16,7 +16,10 @@ namespace orrery::workload {
  * phase p gives each of its n / 2^(p-1) surviving configurations B / (P x n / 2^(p-1)) of serial work (whole
  * iterations of the model's serial iteration time, at least one). Configuration r (its hidden rank) survives while
  * r < n / 2^(p-1): it is one job with the work of its phases, elastic 1..2^(last phase - 1) GPUs, `gpus` its cap
- * and its duration on the reference GPU at that cap. Deterministic for a seed, on every platform.
+ * and its duration on the reference GPU at that cap. Deterministic for a seed, on every platform. With
+ * `spec.networkShare` the model is instead uniform among the network-intensive models for the round(share x apps)
+ * apps of the lowest category draws and among the compute-intensive ones for the others (Figure 15's sweep: the
+ * same arrivals, configurations and budgets at every share).
  */
 std::vector<Job> generateHyperbandApps(const HyperbandSpec& spec, std::uint64_t seed);
 

@@ -61,6 +61,9 @@ struct HyperbandSpec
     std::optional<int> seed;          ///< defaults to the scenario seed
     std::string referenceGpu = "k80"; ///< where the jobs' durations are measured
     std::string prefix = "a";         ///< apps are named prefix0, prefix1...; jobs prefix0-c0...
+    /** Figure 15's knob: this fraction of the apps (rounded) gets a network-intensive model, the rest a
+     *  compute-intensive one, instead of the Table 4 mix; unset keeps the mix. */
+    std::optional<double> networkShare;
 
     bool operator==(const HyperbandSpec&) const = default;
 };

@@ -128,6 +128,49 @@ private slots:
         QVERIFY(std::abs(perCategory["speech"] / 4000.0 - 0.3) < 0.025);
     }
 
+    // network_share (Figure 15): exactly round(share x apps) apps get a network-intensive model and the others a
+    // compute-intensive one, a larger share keeps the smaller one's network apps, and nothing but the models (and
+    // the whole iterations they round to) changes.
+    void networkShare()
+    {
+        QVERIFY(rc::check("the share is exact, nested, and changes only models", [] {
+            const std::set<std::string> network = {"alexnet", "vgg16", "vgg19", "langmodel", "gnmt", "transformer"};
+            const std::set<std::string> compute = {"inception_v3", "resnet50", "bi-att-flow", "wavenet", "deepspeech"};
+            workload::HyperbandSpec spec;
+            spec.apps = *rc::gen::inRange(1, 40);
+            spec.maxConfigs = 8;
+            const auto seed = *rc::gen::inRange<std::uint64_t>(0, 1000000);
+            const auto mixed = workload::generateHyperbandApps(spec, seed);
+            const auto networkOf = [&](double share) {
+                spec.networkShare = share;
+                const auto jobs = workload::generateHyperbandApps(spec, seed);
+                RC_ASSERT(jobs.size() == mixed.size());
+                std::set<std::string> apps;
+                for (std::size_t i = 0; i < jobs.size(); ++i) {
+                    RC_ASSERT(jobs[i].id == mixed[i].id && jobs[i].arrivalS == mixed[i].arrivalS);
+                    RC_ASSERT(jobs[i].gpus == mixed[i].gpus);
+                    RC_ASSERT(network.count(jobs[i].arch) + compute.count(jobs[i].arch) == 1u);
+                    if (network.count(jobs[i].arch))
+                        apps.insert(jobs[i].app);
+                }
+                RC_ASSERT(static_cast<long>(apps.size()) == std::lround(share * spec.apps));
+                return apps;
+            };
+            const double lower = *rc::gen::inRange(0, 11) / 10.0;
+            const double upper = std::min(1.0, lower + *rc::gen::inRange(0, 11) / 10.0);
+            const auto small = networkOf(lower), large = networkOf(upper);
+            RC_ASSERT(std::includes(large.begin(), large.end(), small.begin(), small.end()));
+        }));
+        // Every app's jobs share one model, and 0 and 1 are all-compute and all-network.
+        workload::HyperbandSpec spec;
+        spec.apps = 30;
+        spec.networkShare = 1;
+        for (const auto& j : workload::generateHyperbandApps(spec, 4))
+            QVERIFY2(
+                std::set<std::string>({"alexnet", "vgg16", "vgg19", "langmodel", "gnmt", "transformer"}).count(j.arch),
+                j.arch.c_str());
+    }
+
     // From a scenario: the jobs are generated when it is loaded, from its seed unless the generator names one, and
     // the writer gives the generator back.
     void fromAScenario()
@@ -142,6 +185,12 @@ private slots:
         const auto seeded = io::parseScenario(scenarioWith({{"apps", 6}, {"max_configs", 8}, {"seed", 9}}), "h.json");
         QCOMPARE(io::loadJobs(seeded), workload::generateHyperbandApps(expected, 9));
         QCOMPARE(io::parseScenario(io::scenarioToJson(seeded), "again.json").workload, seeded.workload);
+        const auto shared =
+            io::parseScenario(scenarioWith({{"apps", 6}, {"max_configs", 8}, {"network_share", 0.5}}), "h.json");
+        QCOMPARE(shared.workload.hyperband->networkShare, std::optional<double>(0.5));
+        expected.networkShare = 0.5;
+        QCOMPARE(io::loadJobs(shared), workload::generateHyperbandApps(expected, 5));
+        QCOMPARE(io::parseScenario(io::scenarioToJson(shared), "again.json").workload, shared.workload);
         // The shipped example reads and expands to its 40 apps.
         const auto shipped =
             io::loadScenario(ORRERY_SOURCE_DIR "/data/scenarios/themis-hyperband-generated-testbed64.json");
@@ -166,6 +215,9 @@ private slots:
             {{{"apps", 3}, {"prefix", ""}}, "workload.hyperband.prefix"},
             {{{"apps", 3}, {"seed", -2}}, "workload.hyperband.seed"},
             {{{"apps", 3}, {"apps_per_hr", 3}}, "apps_per_hr"},
+            {{{"apps", 3}, {"network_share", -0.1}}, "workload.hyperband.network_share"},
+            {{{"apps", 3}, {"network_share", 1.5}}, "workload.hyperband.network_share"},
+            {{{"apps", 3}, {"network_share", "half"}}, "workload.hyperband.network_share"},
             {{{"apps", 1000000}, {"max_configs", 32}}, "workload.hyperband.apps"},
         };
         for (const auto& [hyperband, path] : cases) {

@@ -6,6 +6,7 @@
 
 #include "sim_test_helpers.h"
 
+#include "io/error.h"
 #include "metrics/apps.h"
 #include "sched/registry.h"
 #include "sched/themis_auction.h"
@@ -297,6 +298,32 @@ private slots:
             const auto r = sim::simulate(w, *p, seed);
             QCOMPARE(nodesOf(r, w, 1), (std::set<int>{0}));
             QCOMPARE(nodesOf(r, w, 0), (std::set<int>{1, 2}));
+        }
+    }
+
+    // The truth-telling experiment's liar (§6.3, Figure 18): two identical VGG16 apps, each one rigid 8-GPU job, on an
+    // 8-GPU and four 2-GPU machines, both bidding (f = 0). Truthful, the tie gives the 8-GPU machine to the first app;
+    // a second app that over-reports the slowdown of spread placements by 100% takes it instead (and the first is
+    // spread over the four small machines); lying by 0 is the truth. A liar beyond the apps is an error.
+    void liarWinsTheDenseMachine()
+    {
+        const auto w = figure5({8, 2, 2, 2, 2}, {archJob("a1", 8, "vgg16"), archJob("a2", 8, "vgg16")});
+        const auto firstNodes = [&](const char* spec, int j) {
+            auto p = sched::makePolicy(spec);
+            return nodesOf(sim::simulate(w, *p, 1), w, j);
+        };
+        QCOMPARE(firstNodes("themis:f=0", 0), (std::set<int>{0}));
+        QCOMPARE(firstNodes("themis:f=0:liar=1:lie=0", 0), (std::set<int>{0}));
+        QCOMPARE(firstNodes("themis:f=0:liar=1:lie=1", 1), (std::set<int>{0}));
+        QCOMPARE(firstNodes("themis:f=0:liar=1:lie=1", 0), (std::set<int>{1, 2, 3, 4}));
+        // A small lie loses the tie-break too: any X > 0 makes spread worth less to the liar than to the other app.
+        QCOMPARE(firstNodes("themis:f=0:liar=1:lie=0.01", 1), (std::set<int>{0}));
+        auto bad = sched::makePolicy("themis:liar=2");
+        try {
+            sim::simulate(w, *bad, 1);
+            QFAIL("liar=2 of 2 apps ran");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("liar=2") != std::string::npos, e.what());
         }
     }
 

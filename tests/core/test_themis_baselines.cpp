@@ -187,6 +187,21 @@ private slots:
             }
     }
 
+    // Optimus over apps: one GPU at a time to the app whose throughput grows most with it. A 2-GPU machine n0 and a
+    // 1-GPU machine n1; apps A (listed first) and B, each one VGG16 job elastic 1..2. Running nothing, both scale
+    // infinitely: A takes the tightest node's GPU (n1), B one of n0. The last GPU (n0) would spread A over two
+    // machines (throughput x 2 x 1.1 / 1.6 = 1.375) but double B's on one: B takes it although A is first in order.
+    void optimusAppScalesThroughputFirst()
+    {
+        const auto w = cluster({2, 1}, {appJob("A", "A", 0, 2, 3000, true), appJob("B", "B", 0, 2, 3000, true)});
+        const auto r = run(w, "optimus_app");
+        QCOMPARE(gpusAt(r, 0, 0), (std::set<int>{2}));
+        QCOMPARE(gpusAt(r, 1, 0), (std::set<int>{0, 1}));
+        for (const auto& s : r.series)
+            if (s.name == "apps.grants")
+                QCOMPARE(s.value.front(), 3.0); // one GPU per grant
+    }
+
     // Every baseline on random clusters (racks, 1-8 GPU nodes) and random apps (1-4 jobs, rigid or elastic,
     // staggered arrivals): every job finishes, no GPU is held by two jobs at once, every interval runs under a live
     // lease of its job's app (series themis.lease_gpu / themis.lease_app), and the same seed gives the same run.
@@ -219,8 +234,9 @@ private slots:
             o.locality.model = "by_span";
             const auto w = test::prepare(c, jobs, o);
             const double lease = *rc::gen::element(120.0, 600.0);
-            const std::string name = *rc::gen::element(std::string("gandiva"), std::string("tiresias_app"),
-                                                       std::string("slaq"), std::string("srtf"), std::string("srsf"));
+            const std::string name =
+                *rc::gen::element(std::string("gandiva"), std::string("tiresias_app"), std::string("slaq"),
+                                  std::string("srtf"), std::string("srsf"), std::string("optimus_app"));
             const std::string spec = fmt::format("{}:lease_s={}", name, lease);
             RC_LOG() << spec << " gpus " << total << " jobs " << jobs.size();
             const auto r = run(w, spec, 7);
