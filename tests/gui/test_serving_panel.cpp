@@ -271,7 +271,7 @@ private slots:
         QCOMPARE(shown.requests, static_cast<long long>(setup->workload.requests.size()));
         QCOMPARE(shown.served, sim.served);
         QCOMPARE(shown.attainment(), sim.attainment());
-        QVERIFY(shown.attainment() > 0.5 && shown.attainment() < 1); // the bursts at SLO 2x cost something
+        QVERIFY(shown.attainment() > 0.2 && shown.attainment() < 0.99); // a real case: the bursts at SLO 2x cost (54%)
         QCOMPARE(shown.latency.p99S, serve::summarizeLatencies(sim).p99S);
         QCOMPARE(shown.groups.size(), search.placement.groups.size());
         const QString summary = panel.summary()->text();
