@@ -95,7 +95,7 @@ void writeServingCdfCsv(std::ostream& out, const std::vector<serve::ServingRun>&
 void writeAttainmentCurvesCsv(std::ostream& out, const serve::AttainmentCurves& curves)
 {
     CsvWriter csv(out);
-    const std::string axis = serve::curveAxisField(curves.axis);
+    const std::string axis = serve::curveAxisField(curves.axis, curves.trace);
     csv.field("method").field(axis).field("attainment_pct");
     csv.endRow();
     for (std::size_t m = 0; m < curves.methods.size(); ++m)

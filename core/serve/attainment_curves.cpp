@@ -7,26 +7,26 @@
 
 namespace orrery::serve {
 
-std::string curveAxisField(CurveAxis axis)
+std::string curveAxisField(CurveAxis axis, bool trace)
 {
     switch (axis) {
     case CurveAxis::Rate:
-        return "rate_per_s";
+        return trace ? "rate_scale" : "rate_per_s";
     case CurveAxis::Cv:
-        return "cv";
+        return trace ? "cv_scale" : "cv";
     case CurveAxis::SloScale:
         return "slo_scale";
     }
     return {};
 }
 
-std::string curveAxisTitle(CurveAxis axis)
+std::string curveAxisTitle(CurveAxis axis, bool trace)
 {
     switch (axis) {
     case CurveAxis::Rate:
-        return "total rate (req/s)";
+        return trace ? "rate scale (x the trace's fitted rates)" : "total rate (req/s)";
     case CurveAxis::Cv:
-        return "CV of inter-arrival times";
+        return trace ? "CV scale (x the trace's fitted CVs)" : "CV of inter-arrival times";
     case CurveAxis::SloScale:
         return "SLO scale";
     }
@@ -54,6 +54,7 @@ AttainmentCurves attainmentCurves(const ServingSpec& base, CurveAxis axis, const
 {
     AttainmentCurves curves;
     curves.axis = axis;
+    curves.trace = base.usesTrace();
     curves.values = values;
     curves.methods = methods;
     const double total = static_cast<double>(values.size() * methods.size());

@@ -15,9 +15,9 @@ namespace orrery::serve {
 enum class CurveAxis { Rate, Cv, SloScale };
 
 /** `rate_per_s`, `cv`, `slo_scale`: the spec field the axis changes (of a trace: `rate_scale`, `cv_scale`). */
-std::string curveAxisField(CurveAxis axis);
-/** "total rate (req/s)", "CV", "SLO scale": an axis title with its unit. */
-std::string curveAxisTitle(CurveAxis axis);
+std::string curveAxisField(CurveAxis axis, bool trace = false);
+/** "total rate (req/s)", "CV", "SLO scale" (of a trace: its rate or CV scale): an axis title with its unit. */
+std::string curveAxisTitle(CurveAxis axis, bool trace = false);
 
 /** `spec` with the axis's input set to `value`. With a trace, Rate and Cv set the trace's rate and CV scales. */
 ServingSpec withAxisValue(ServingSpec spec, CurveAxis axis, double value);
@@ -25,6 +25,8 @@ ServingSpec withAxisValue(ServingSpec spec, CurveAxis axis, double value);
 struct AttainmentCurves
 {
     CurveAxis axis = CurveAxis::Rate;
+    /** The spec's traffic was a trace: the rate and CV values are multiples of the trace's fitted ones. */
+    bool trace = false;
     std::vector<double> values;
     std::vector<std::string> methods;
     std::vector<std::vector<double>> attainment; ///< [method][value], in [0, 1]

@@ -43,9 +43,10 @@ void AttainmentChart::setCurves(const serve::AttainmentCurves& curves)
 {
     clear();
     QChart* chart = m_view->chart();
-    chart->setTitle(tr("SLO attainment along %1").arg(QString::fromStdString(serve::curveAxisTitle(curves.axis))));
+    chart->setTitle(
+        tr("SLO attainment along %1").arg(QString::fromStdString(serve::curveAxisTitle(curves.axis, curves.trace))));
     auto* x = new QValueAxis;
-    x->setTitleText(QString::fromStdString(serve::curveAxisTitle(curves.axis)));
+    x->setTitleText(QString::fromStdString(serve::curveAxisTitle(curves.axis, curves.trace)));
     const auto [lo, hi] =
         curves.values.empty()
             ? std::pair<double, double>{0.0, 1.0}

@@ -5,10 +5,13 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -65,8 +68,17 @@ ServingInputs::ServingInputs(QWidget* parent) : QWidget(parent)
     ml->addLayout(buttons);
     layout->addWidget(models);
 
-    auto* traffic = new QGroupBox(tr("Traffic (Gamma arrivals)"));
-    auto* tl = new QFormLayout(traffic);
+    auto* traffic = new QGroupBox(tr("Traffic"));
+    auto* tv = new QVBoxLayout(traffic);
+    m_source = new QComboBox;
+    m_source->addItem(tr("Gamma arrivals"), false);
+    m_source->addItem(tr("Trace file (MAF1 / MAF2)"), true);
+    m_source->setToolTip(tr("Requests drawn from Gamma processes, or replayed from an Azure Functions trace"));
+    tv->addWidget(m_source);
+
+    m_gamma = new QWidget;
+    auto* gl = new QFormLayout(m_gamma);
+    gl->setContentsMargins(0, 0, 0, 0);
     m_rate = spin(0, 1e5, 20, 2, 1, tr(" req/s"));
     m_rate->setToolTip(tr("Total request rate over all model instances"));
     m_cv = spin(0, 100, 3, 2, 0.5);
@@ -74,17 +86,54 @@ ServingInputs::ServingInputs(QWidget* parent) : QWidget(parent)
     m_powerLaw = spin(0, 10, 0, 2, 0.1);
     m_powerLaw->setToolTip(tr("Split the rate over models with weights (i+1)^-exponent; 0 = even"));
     m_duration = spin(1, 86400, 600, 0, 60, tr(" s"));
+    gl->addRow(tr("Total rate"), m_rate);
+    gl->addRow(tr("CV"), m_cv);
+    gl->addRow(tr("Power law"), m_powerLaw);
+    gl->addRow(tr("Duration"), m_duration);
+    tv->addWidget(m_gamma);
+
+    m_traceBox = new QWidget;
+    auto* xl = new QFormLayout(m_traceBox);
+    xl->setContentsMargins(0, 0, 0, 0);
+    auto* file = new QHBoxLayout;
+    m_trace = new QLineEdit;
+    m_trace->setPlaceholderText(tr("invocations per minute (MAF1) or per invocation (MAF2)"));
+    m_trace->setToolTip(tr("An Azure Functions trace: MAF1's HashFunction and minute columns 1..N, or MAF2's app, "
+                           "func, end_timestamp and duration; functions feed the models round-robin"));
+    m_browse = new QPushButton(tr("Browse..."));
+    file->addWidget(m_trace, 1);
+    file->addWidget(m_browse);
+    m_window = new QSpinBox;
+    m_window->setRange(1, 1440);
+    m_window->setValue(60);
+    m_window->setSuffix(tr(" min"));
+    m_window->setToolTip(tr("Each window is re-fitted per model as a Gamma process (rate, CV) and replayed from it, "
+                            "as AlpaServe does; Clockwork++ re-places every two windows (the paper: 60 min for "
+                            "MAF1, 90 min for MAF2)"));
+    m_rateScale = spin(0, 1e4, 1, 3, 0.5, tr(" x"));
+    m_rateScale->setToolTip(tr("Multiplies every fitted rate (the paper scales traces to a target rate)"));
+    m_cvScale = spin(0, 100, 1, 3, 0.5, tr(" x"));
+    m_cvScale->setToolTip(tr("Multiplies every fitted CV"));
+    m_traceInfo = new QLabel;
+    m_traceInfo->setWordWrap(true);
+    m_traceInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    xl->addRow(tr("File"), file);
+    xl->addRow(m_traceInfo);
+    xl->addRow(tr("Window"), m_window);
+    xl->addRow(tr("Rate scale"), m_rateScale);
+    xl->addRow(tr("CV scale"), m_cvScale);
+    tv->addWidget(m_traceBox);
+
+    auto* common = new QFormLayout;
     m_seed = new QSpinBox;
     m_seed->setRange(0, 1 << 30);
     m_seed->setValue(1);
+    m_seed->setToolTip(tr("Seed of the arrivals drawn (a trace's windows are replayed from their Gamma fits)"));
     m_slo = spin(0.1, 1000, 5, 2, 0.5, tr(" x latency"));
     m_slo->setToolTip(tr("SLO of each model: this multiple of its latency on the fewest GPUs that hold it"));
-    tl->addRow(tr("Total rate"), m_rate);
-    tl->addRow(tr("CV"), m_cv);
-    tl->addRow(tr("Power law"), m_powerLaw);
-    tl->addRow(tr("Duration"), m_duration);
-    tl->addRow(tr("Seed"), m_seed);
-    tl->addRow(tr("SLO scale"), m_slo);
+    common->addRow(tr("Seed"), m_seed);
+    common->addRow(tr("SLO scale"), m_slo);
+    tv->addLayout(common);
     layout->addWidget(traffic);
 
     auto* devices = new QGroupBox(tr("Devices and method"));
@@ -111,6 +160,7 @@ ServingInputs::ServingInputs(QWidget* parent) : QWidget(parent)
 
     addModelRow(QStringLiteral("bert-1.3b"), 4);
     updateCustomEnabled();
+    updateTrafficShown();
 
     connect(m_set, &QComboBox::currentIndexChanged, this, [this] {
         updateCustomEnabled();
@@ -125,9 +175,27 @@ ServingInputs::ServingInputs(QWidget* parent) : QWidget(parent)
             m_custom->removeRow(m_custom->currentRow() >= 0 ? m_custom->currentRow() : m_custom->rowCount() - 1);
         emit changed();
     });
-    for (auto* s : {m_rate, m_cv, m_powerLaw, m_duration, m_slo, m_budget})
+    connect(m_source, &QComboBox::currentIndexChanged, this, [this] {
+        updateTrafficShown();
+        emit trafficSourceChanged(usesTrace());
+        emit changed();
+    });
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Trace file"), m_trace->text(),
+                                                          tr("CSV files (*.csv);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        m_trace->setText(path);
+        emit traceChosen(path);
+    });
+    connect(m_trace, &QLineEdit::editingFinished, this, [this] {
+        if (!m_trace->text().trimmed().isEmpty())
+            emit traceChosen(m_trace->text().trimmed());
+    });
+    connect(m_trace, &QLineEdit::textChanged, this, &ServingInputs::changed);
+    for (auto* s : {m_rate, m_cv, m_powerLaw, m_duration, m_slo, m_budget, m_rateScale, m_cvScale})
         connect(s, &QDoubleSpinBox::valueChanged, this, &ServingInputs::changed);
-    for (auto* s : {m_seed, m_gpus})
+    for (auto* s : {m_seed, m_gpus, m_window})
         connect(s, &QSpinBox::valueChanged, this, &ServingInputs::changed);
     for (auto* c : {m_gpu, m_method})
         connect(c, &QComboBox::currentIndexChanged, this, &ServingInputs::changed);
@@ -160,6 +228,35 @@ void ServingInputs::updateCustomEnabled()
     m_remove->setEnabled(custom);
 }
 
+void ServingInputs::updateTrafficShown()
+{
+    m_gamma->setVisible(!usesTrace());
+    m_traceBox->setVisible(usesTrace());
+}
+
+bool ServingInputs::usesTrace() const
+{
+    return m_source->currentData().toBool();
+}
+
+void ServingInputs::setUsesTrace(bool trace)
+{
+    m_source->setCurrentIndex(m_source->findData(trace));
+}
+
+QString ServingInputs::problem() const
+{
+    if (usesTrace() && m_trace->text().trimmed().isEmpty())
+        return tr("Traffic: name a trace file (MAF1 or MAF2 schema), or choose Gamma arrivals");
+    return {};
+}
+
+void ServingInputs::setTraceInfo(const QString& text, bool error)
+{
+    m_traceInfo->setStyleSheet(error ? QStringLiteral("QLabel { color: #b00020; }") : QString());
+    m_traceInfo->setText(text);
+}
+
 void ServingInputs::setCustomModels(const serve::ModelCounts& models)
 {
     m_custom->setRowCount(0);
@@ -184,6 +281,11 @@ serve::ServingSpec ServingInputs::spec() const
             s.models.emplace_back(name->currentText().toStdString(), count->value());
         }
     }
+    // A trace replaces the Gamma traffic; the Gamma fields are kept in the spec, as the form keeps them.
+    s.trace = usesTrace() ? m_trace->text().trimmed().toStdString() : std::string();
+    s.windowMin = m_window->value();
+    s.rateScale = m_rateScale->value();
+    s.cvScale = m_cvScale->value();
     s.ratePerS = m_rate->value();
     s.cv = m_cv->value();
     s.powerLaw = m_powerLaw->value();
@@ -208,6 +310,11 @@ void ServingInputs::setSpec(const serve::ServingSpec& spec)
         m_set->setCurrentIndex(set);
     else
         setCustomModels(spec.models);
+    m_trace->setText(QString::fromStdString(spec.trace));
+    m_window->setValue(spec.windowMin);
+    m_rateScale->setValue(spec.rateScale);
+    m_cvScale->setValue(spec.cvScale);
+    setUsesTrace(spec.usesTrace());
     m_rate->setValue(spec.ratePerS);
     m_cv->setValue(spec.cv);
     m_powerLaw->setValue(spec.powerLaw);
@@ -222,6 +329,8 @@ void ServingInputs::setSpec(const serve::ServingSpec& spec)
     const int method = m_method->findData(QString::fromStdString(spec.method));
     if (method >= 0)
         m_method->setCurrentIndex(method);
+    if (spec.usesTrace())
+        emit traceChosen(m_trace->text());
 }
 
 } // namespace orrery::gui

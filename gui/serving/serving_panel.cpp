@@ -4,6 +4,7 @@
 #include "io/error.h"
 #include "io/serving_csv.h"
 #include "runs/run_saver.h"
+#include "serve/maf_trace.h"
 #include "serving/attainment_chart.h"
 #include "serving/cluster_picture.h"
 #include "serving/serving_cdf_chart.h"
@@ -13,12 +14,14 @@
 
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -189,6 +192,11 @@ ServingPanel::ServingPanel(JobRunner* runner, QString databasePath, QWidget* par
 
     setDefaultValues();
     connect(m_axis, &QComboBox::currentIndexChanged, this, &ServingPanel::setDefaultValues);
+    connect(m_inputs, &ServingInputs::trafficSourceChanged, this, [this] {
+        updateAxisTitles();
+        setDefaultValues();
+    });
+    connect(m_inputs, &ServingInputs::traceChosen, this, &ServingPanel::readTrace);
     connect(m_place, &QPushButton::clicked, this, &ServingPanel::place);
     connect(m_curvesButton, &QPushButton::clicked, this, &ServingPanel::computeCurves);
     connect(m_cancel, &QPushButton::clicked, this, &ServingPanel::cancel);
@@ -225,17 +233,74 @@ QString ServingPanel::taskKey(const QString& what) const
 
 void ServingPanel::setDefaultValues()
 {
+    // With a trace, rate and CV are multiples of the trace's fitted values (the spec's rate and CV scales).
+    const bool trace = m_inputs->usesTrace();
     switch (static_cast<serve::CurveAxis>(m_axis->currentData().toInt())) {
     case serve::CurveAxis::Rate:
-        m_values->setText(QStringLiteral("10, 20, 40, 80"));
+        m_values->setText(trace ? QStringLiteral("0.5, 1, 2, 4") : QStringLiteral("10, 20, 40, 80"));
         break;
     case serve::CurveAxis::Cv:
-        m_values->setText(QStringLiteral("1, 2, 4, 6"));
+        m_values->setText(trace ? QStringLiteral("0.5, 1, 2, 4") : QStringLiteral("1, 2, 4, 6"));
         break;
     case serve::CurveAxis::SloScale:
         m_values->setText(QStringLiteral("1, 2, 5, 10"));
         break;
     }
+}
+
+void ServingPanel::updateAxisTitles()
+{
+    const bool trace = m_inputs->usesTrace();
+    m_axis->setItemText(m_axis->findData(static_cast<int>(serve::CurveAxis::Rate)),
+                        trace ? tr("Rate scale (x the trace's rates)") : tr("Total rate (req/s)"));
+    m_axis->setItemText(m_axis->findData(static_cast<int>(serve::CurveAxis::Cv)),
+                        trace ? tr("CV scale (x the trace's CVs)") : tr("CV"));
+}
+
+bool ServingPanel::refuseInputs()
+{
+    const QString problem = m_inputs->problem();
+    if (problem.isEmpty())
+        return false;
+    showMessage(problem, true);
+    emit failed(problem);
+    return true;
+}
+
+void ServingPanel::readTrace(const QString& path)
+{
+    struct TraceSize
+    {
+        int functions = 0, minutes = 0;
+        double invocations = 0;
+    };
+    const std::string file = path.toStdString();
+    m_inputs->setTraceInfo(tr("Reading %1...").arg(QFileInfo(path).fileName()), false);
+    m_runner->start<TraceSize>(
+        taskKey(QStringLiteral("serving-trace")),
+        [file](TaskContext&) {
+            const serve::MafTrace trace = serve::readMafTrace(file);
+            TraceSize size{static_cast<int>(trace.functions.size()), trace.minutes, 0};
+            for (const auto& counts : trace.counts)
+                for (double c : counts)
+                    size.invocations += c;
+            return size;
+        },
+        this,
+        [this](TraceSize size) {
+            m_inputs->setTraceInfo(tr("%1 function(s), %2 minute(s), %3 invocation(s): %4 req/s on average before "
+                                      "scaling")
+                                       .arg(size.functions)
+                                       .arg(size.minutes)
+                                       .arg(QLocale().toString(size.invocations, 'f', 0))
+                                       .arg(size.invocations / (60.0 * size.minutes), 0, 'g', 3),
+                                   false);
+            emit traceRead(true);
+        },
+        [this](const QString& error) {
+            m_inputs->setTraceInfo(error, true);
+            emit traceRead(false);
+        });
 }
 
 void ServingPanel::setDatabasePath(const QString& path)
@@ -284,7 +349,7 @@ void ServingPanel::showMessage(const QString& text, bool error)
 
 void ServingPanel::place()
 {
-    if (isBusy())
+    if (isBusy() || refuseInputs())
         return;
     const serve::ServingSpec spec = m_inputs->spec();
     const std::string title = serve::methodTitle(spec.method);
@@ -311,7 +376,7 @@ void ServingPanel::place()
 
 void ServingPanel::computeCurves()
 {
-    if (isBusy())
+    if (isBusy() || refuseInputs())
         return;
     QString error;
     const std::vector<double> values = curveValueList(&error);
@@ -376,6 +441,15 @@ void ServingPanel::showRun(serve::ServingRun run)
             .arg(r.latency.p99S, 0, 'f', 3)
             .arg(r.searchS, 0, 'f', 2)
             .arg(r.simulations);
+    if (r.spec.usesTrace())
+        text += QLatin1Char(' ') + tr("Traffic: trace %1 (%2-min windows, rates x%3, CVs x%4).")
+                                       .arg(QFileInfo(QString::fromStdString(r.spec.trace)).fileName())
+                                       .arg(r.spec.windowMin)
+                                       .arg(r.spec.rateScale)
+                                       .arg(r.spec.cvScale);
+    else
+        text += QLatin1Char(' ') +
+                tr("Traffic: Gamma, %1 req/s, CV %2, %3 s.").arg(r.spec.ratePerS).arg(r.spec.cv).arg(r.spec.durationS);
     if (r.id > 0)
         text +=
             QLatin1Char(' ') + tr("Stored as serving run %1 (%2).").arg(r.id).arg(QString::fromStdString(r.createdAt));

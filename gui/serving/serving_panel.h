@@ -31,10 +31,12 @@ enum class ServingCsv { Run, Groups, Models, Cdf, Curves };
 /**
  * The Serving tab (docs/gui.md, "The Serving tab"; AlpaServe, docs/serving.md): models and traffic on the left; Place
  * runs the chosen method (core's serve::runServing) and shows its device groups and replicas as a cluster picture
- * and the latency CDF of the served requests; Curves computes SLO attainment along the rate, the CV or the SLO scale
- * for AlpaServe, Selective Replication and Clockwork++ (serve::attainmentCurves). Both run on a JobRunner worker with
- * progress and Cancel. Save stores the shown run in the open run database (schema 10's serving tables); the stored
- * serving runs are listed and reload as they were stored; Export CSV writes the run or the curves.
+ * and the latency CDF of the served requests; the traffic is Gamma arrivals or a MAF1/MAF2 trace file (read on a
+ * worker when it is named, its size or the reader's error shown under it); Curves computes SLO attainment along the
+ * rate, the CV or the SLO scale for AlpaServe, Selective Replication and Clockwork++ (serve::attainmentCurves). Both
+ * run on a JobRunner worker with progress and Cancel. Save stores the shown run in the open run database (schema 10's
+ * serving tables); the stored serving runs are listed and reload as they were stored; Export CSV writes the run or the
+ * curves.
  */
 class ServingPanel : public QWidget
 {
@@ -80,6 +82,8 @@ public slots:
     /** Loads a stored serving run and shows it with its inputs (on a worker); runShown() says when. */
     void loadStored(qint64 id);
     void exportCsvInteractive(ServingCsv what);
+    /** Reads a trace file on a worker and shows its size, or the reader's error, under it; traceRead() says when. */
+    void readTrace(const QString& path);
 
 signals:
     void placed();
@@ -89,6 +93,7 @@ signals:
     void saved(qint64 id);
     void storedListed(int count);
     void runShown();
+    void traceRead(bool ok);
 
 private:
     void showRun(serve::ServingRun run);
@@ -96,6 +101,9 @@ private:
     void setBusy(bool busy, const QString& what = {});
     void showMessage(const QString& text, bool error = false);
     void setDefaultValues();
+    void updateAxisTitles();
+    /** The form's problem (a trace chosen and none named) reported as a failure; true when there is one. */
+    bool refuseInputs();
     QString taskKey(const QString& what) const;
 
     JobRunner* m_runner;

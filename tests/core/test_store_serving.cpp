@@ -2,7 +2,7 @@
 // what core's placement calls give, a stored run reads back identically (Clockwork++'s segments included), schema 10's
 // migration from version 9 keeps the training runs, bad stored specs name the row and field, `runs merge` copies
 // serving runs once, the CSV exports carry their units, and the attainment curves have one point per value per method
-// and stop when asked.
+// and stop when asked (with a trace: along its rate or CV scale, which the CSV names).
 #include "store_fixtures.h"
 #include "test_support.h"
 
@@ -323,6 +323,31 @@ private slots:
             cancelled = true;
         }
         QVERIFY(cancelled);
+    }
+
+    void curvesOfATraceAreAlongItsScales()
+    {
+        // With a trace the rate and CV axes scale the trace's fitted rates and CVs; the curves and their CSV say so.
+        ServingSpec traced = smallSpec(kMethodSelectiveReplication);
+        traced.trace = test::sourcePath("data/serving/maf1_synthetic.csv");
+        const auto curves = attainmentCurves(traced, CurveAxis::Cv, {0.5, 2}, {kMethodSelectiveReplication});
+        QVERIFY(curves.trace);
+        for (std::size_t v = 0; v < 2; ++v) {
+            ServingSpec at = withAxisValue(traced, CurveAxis::Cv, curves.values[v]);
+            QCOMPARE(at.cvScale, curves.values[v]);
+            QCOMPARE(at.cv, traced.cv);
+            QCOMPARE(curves.attainment[0][v], runServing(at).attainment());
+        }
+        std::ostringstream csv;
+        io::writeAttainmentCurvesCsv(csv, curves);
+        QVERIFY(csv.str().rfind("method,cv_scale,attainment_pct\r\nsr,0.5,", 0) == 0);
+        QCOMPARE(curveAxisTitle(CurveAxis::Cv, true), std::string("CV scale (x the trace's fitted CVs)"));
+        // Gamma traffic keeps the spec's own fields.
+        const auto gamma = attainmentCurves(smallSpec(), CurveAxis::Rate, {4}, {kMethodSelectiveReplication});
+        QVERIFY(!gamma.trace);
+        std::ostringstream gammaCsv;
+        io::writeAttainmentCurvesCsv(gammaCsv, gamma);
+        QVERIFY(gammaCsv.str().rfind("method,rate_per_s,attainment_pct\r\n", 0) == 0);
     }
 
     void specJsonRoundTripsAndIsStrict()

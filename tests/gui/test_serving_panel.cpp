@@ -2,11 +2,14 @@
 // the placement calls), the cluster picture draws each group, the curves have one point per swept value per method,
 // Cancel ends a long computation promptly and the GUI keeps answering meanwhile, a run saved to the run database
 // reloads identically (inputs included), CSV exports carry units, and the tab is reachable from the View menu with
-// its shortcut.
+// its shortcut. With a MAF1/MAF2 trace file as the traffic, the trace is read on a worker (its size or the reader's
+// file:line: field error shown under it), and the placement, the latency CDF and the curves shown are core's for the
+// same trace.
 #include "main_window.h"
 
 #include "async/job_runner.h"
 #include "serve/attainment_curves.h"
+#include "serve/maf_trace.h"
 #include "serve/placement_search.h"
 #include "serve/serving_run.h"
 #include "serving/attainment_chart.h"
@@ -185,6 +188,130 @@ private slots:
         QCOMPARE(failed.count(), 1);
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("\"x\"")));
         QVERIFY(!panel.isBusy());
+        runner.waitForDone();
+    }
+
+    void traceTrafficIsCoresSimulationOfTheTrace()
+    {
+        JobRunner runner;
+        ServingPanel panel(&runner, m_dir.filePath(QStringLiteral("none.sqlite")));
+        panel.resize(1200, 800);
+        panel.show();
+        ServingInputs* in = panel.inputs();
+        setSmallCase(in);
+        in->sloScale()->setValue(2);
+
+        // A trace chosen and no file named: refused before anything runs, naming what is missing.
+        in->trafficSource()->setCurrentIndex(in->trafficSource()->findData(true));
+        QVERIFY(in->usesTrace());
+        QVERIFY(in->tracePath()->isVisible());
+        QVERIFY(!in->rate()->isVisible()); // the Gamma fields give way to the trace's
+        QSignalSpy failed(&panel, &ServingPanel::failed);
+        panel.place();
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.first().first().toString().contains(QStringLiteral("trace file")));
+        QVERIFY(!panel.isBusy());
+        // The curves' rate and CV become the trace's rate and CV scales.
+        const int rateAxis = panel.curveAxis()->findData(static_cast<int>(serve::CurveAxis::Rate));
+        panel.curveAxis()->setCurrentIndex(rateAxis);
+        QVERIFY(panel.curveAxis()->itemText(rateAxis).startsWith(QStringLiteral("Rate scale")));
+        QCOMPARE(panel.curveValues()->text(), QStringLiteral("0.5, 1, 2, 4"));
+
+        // A file with a bad row: the reader's error, file:line: field, is shown under the file and again when placing.
+        const QString bad = m_dir.filePath(QStringLiteral("bad-maf2.csv"));
+        {
+            std::ofstream out(bad.toStdString());
+            out << "app,func,end_timestamp,duration\na,f,30,1.5\na,g,10,12\n";
+        }
+        QSignalSpy read(&panel, &ServingPanel::traceRead);
+        in->tracePath()->setText(bad);
+        QTest::keyClick(in->tracePath(), Qt::Key_Return);
+        QVERIFY(read.wait(test::kWorkerWaitMs));
+        QCOMPARE(read.first().first().toBool(), false);
+        QVERIFY2(in->traceInfo()->text().startsWith(QStringLiteral("bad-maf2.csv:3: duration: 12 s is longer")),
+                 qPrintable(in->traceInfo()->text()));
+        failed.clear();
+        panel.place();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, test::kWorkerWaitMs);
+        QVERIFY2(failed.first().first().toString().startsWith(QStringLiteral("bad-maf2.csv:3: duration:")),
+                 qPrintable(failed.first().first().toString()));
+        QVERIFY(panel.messageLabel()->text().startsWith(QStringLiteral("bad-maf2.csv:3: duration:")));
+        QVERIFY(!panel.currentRun());
+
+        // The synthetic MAF2 file (6 functions, 120 minutes, 1,924 invocations), ten times its rate, two 60-min
+        // windows, on four BERT-1.3B at SLO 2x.
+        const QString maf2 = QString::fromStdString(test::sourcePath("data/serving/maf2_synthetic.csv"));
+        read.clear();
+        in->tracePath()->setText(maf2);
+        QTest::keyClick(in->tracePath(), Qt::Key_Return);
+        QVERIFY(read.wait(test::kWorkerWaitMs));
+        QCOMPARE(read.first().first().toBool(), true);
+        QVERIFY2(in->traceInfo()->text().startsWith(
+                     QStringLiteral("6 function(s), 120 minute(s), %1 invocation(s)").arg(QLocale().toString(1924))),
+                 qPrintable(in->traceInfo()->text()));
+        in->rateScale()->setValue(10);
+        const serve::ServingSpec spec = in->spec();
+        QCOMPARE(spec.trace, maf2.toStdString());
+        QCOMPARE(spec.windowMin, 60);
+        QCOMPARE(spec.rateScale, 10.0);
+
+        QSignalSpy placed(&panel, &ServingPanel::placed);
+        panel.placeButton()->click();
+        QVERIFY(placed.wait(test::kWorkerWaitMs));
+        const serve::ServingRun& shown = *panel.currentRun();
+        QCOMPARE(shown.spec.trace, spec.trace);
+
+        // Core directly: the trace read and fitted per window, its requests drawn, AlpaServe's search, the simulation.
+        auto setup = serve::prepareServing(spec);
+        QCOMPARE(setup->windows.size(), std::size_t(2));
+        QCOMPARE(setup->windowS, 3600.0);
+        serve::ProfileCache cache(setup->problem);
+        const auto search = serve::searchPlacement(cache, setup->workload);
+        const auto sim = serve::evaluatePlacement(cache, search.placement, setup->workload, true);
+        QCOMPARE(shown.requests, static_cast<long long>(setup->workload.requests.size()));
+        QCOMPARE(shown.served, sim.served);
+        QCOMPARE(shown.attainment(), sim.attainment());
+        QVERIFY(shown.attainment() > 0.2 && shown.attainment() < 0.99); // a real case: the bursts at SLO 2x cost (54%)
+        QCOMPARE(shown.latency.p99S, serve::summarizeLatencies(sim).p99S);
+        QCOMPARE(shown.groups.size(), search.placement.groups.size());
+        const QString summary = panel.summary()->text();
+        QVERIFY(summary.contains(QStringLiteral("%1%").arg(100 * sim.attainment(), 0, 'f', 2)));
+        QVERIFY(summary.contains(QStringLiteral("(%1 of %2 requests)").arg(sim.served).arg(shown.requests)));
+        QVERIFY(summary.contains(QStringLiteral("p99 %1 s").arg(serve::summarizeLatencies(sim).p99S, 0, 'f', 3)));
+        QVERIFY(summary.contains(QStringLiteral("trace maf2_synthetic.csv (60-min windows, rates x10")));
+        QCOMPARE(panel.cdfChart()->cdfLine()->count(), 2 * static_cast<int>(shown.cdf.size()));
+        QCOMPARE(panel.cdfChart()->cdfLine()->at(1).y(), shown.cdf.front().second);
+
+        // Curves along the trace's rate scale, on the worker: each point is core's run of the spec at that scale.
+        panel.curveValues()->setText(QStringLiteral("20, 5"));
+        QSignalSpy ready(&panel, &ServingPanel::curvesReady);
+        panel.curvesButton()->click();
+        QVERIFY(ready.wait(test::kWorkerWaitMs));
+        const auto& curves = *panel.curves();
+        QVERIFY(curves.trace);
+        for (std::size_t m = 0; m < curves.methods.size(); ++m) {
+            serve::ServingSpec at = serve::withAxisValue(spec, serve::CurveAxis::Rate, 20);
+            QCOMPARE(at.rateScale, 20.0);
+            QCOMPARE(at.ratePerS, spec.ratePerS);
+            at.method = curves.methods[m];
+            QCOMPARE(curves.attainment[m][0], serve::runServing(at).attainment());
+            QLineSeries* line = panel.attainmentChart()->line(QString::fromStdString(serve::methodTitle(at.method)));
+            QVERIFY(line);
+            QCOMPARE(line->at(1).y(), 100 * curves.attainment[m][0]); // drawn in axis order: 5, then 20
+        }
+        QVERIFY(curves.attainment[0][0] <= curves.attainment[0][1]); // more of the same traffic serves no more
+        const QString csv = m_dir.filePath(QStringLiteral("trace-curves.csv"));
+        QVERIFY(panel.exportCsv(csv, ServingCsv::Curves));
+        QVERIFY(readAll(csv).rfind("method,rate_scale,attainment_pct\r\nalpaserve,20,", 0) == 0);
+
+        // The run's inputs shown again (a stored run's way back): the trace source, its file and its scales.
+        ServingPanel other(&runner, m_dir.filePath(QStringLiteral("none.sqlite")));
+        QSignalSpy otherRead(&other, &ServingPanel::traceRead);
+        other.inputs()->setSpec(shown.spec);
+        QVERIFY(other.inputs()->usesTrace());
+        QCOMPARE(serve::servingSpecToJson(other.inputs()->spec()).dump(), serve::servingSpecToJson(shown.spec).dump());
+        QVERIFY(otherRead.wait(test::kWorkerWaitMs));
+        QVERIFY(other.inputs()->traceInfo()->text().startsWith(QStringLiteral("6 function(s)")));
         runner.waitForDone();
     }
 
