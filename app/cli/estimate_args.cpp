@@ -5,7 +5,30 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace orrery::cli {
+
+namespace {
+
+/**
+ * Runs a core check and renames the field of its error to the option that sets it: core names the scenario key
+ * (`pure_half`, `virtual_stages`), whose option is the same words with dashes (`--pure-half`, `--virtual-stages`).
+ */
+template <class Check> void withOptionNames(Check check)
+{
+    try {
+        check();
+    } catch (const Error& e) {
+        if (!e.file().empty() || e.location().empty())
+            throw;
+        std::string option = "--" + e.location();
+        std::replace(option.begin(), option.end(), '_', '-');
+        throw Error("", option, e.message());
+    }
+}
+
+} // namespace
 
 void addTrainingOptions(CLI::App* cmd, EstimateArgs& args, bool layout)
 {
@@ -97,14 +120,8 @@ workload::TrainingConfig trainingConfig(const EstimateArgs& args)
     if (args.virtualStages < 1)
         throw Error("", "--virtual-stages", fmt::format("expected a positive integer, got {}", args.virtualStages));
     c.virtualStages = args.virtualStages;
-    if (c.pureHalf && (c.precision == workload::Precision::FP32 || c.autocast))
-        throw Error("", "--pure-half", "only meaningful with --precision bf16 or fp16 and without --autocast");
     c.fp8 = args.fp8;
-    if (c.fp8 && c.precision == workload::Precision::FP32)
-        throw Error("", "--fp8", "FP8 training keeps bf16/fp16 outside its GEMMs: use --precision bf16 or fp16");
-    if (c.fp32Grads && c.precision == workload::Precision::FP32)
-        throw Error("", "--fp32-grads",
-                    "only meaningful with --precision bf16 or fp16 (fp32 training has fp32 gradients)");
+    withOptionNames([&] { workload::checkTrainingConfig(c); });
     return c;
 }
 
@@ -137,17 +154,7 @@ workload::ModelSpec loadModel(const std::string& nameOrFile)
 void checkLayoutOptions(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                         const estimate::Parallelism& par)
 {
-    estimate::checkInterleaving(model, config, par);
-    try {
-        estimate::checkExpertLayout(model, par);
-    } catch (const Error& e) {
-        throw Error("", "--ep", e.message());
-    }
-    try {
-        estimate::checkContextLayout(model, config, par);
-    } catch (const Error& e) {
-        throw Error("", "--cp", e.message());
-    }
+    withOptionNames([&] { estimate::checkLayout(model, config, par); });
 }
 
 } // namespace orrery::cli

@@ -33,7 +33,11 @@ void validate(const workload::ModelSpec& model, const workload::TrainingConfig& 
         bad("parallelism", fmt::format("dp, tp and pp must be >= 1 (got {}, {}, {})", par.dp, par.tp, par.pp));
     checkExpertParallelism(model, par);
     checkContextParallelism(model, config, par);
-    checkFp8(config);
+    // Options meaningless where set (fp32 gradients or pure half under fp32 training) the estimators ignore, as
+    // TrainingConfig documents; what they cannot price (FP8 under fp32) they refuse, with the front ends' words.
+    workload::TrainingConfig checked = config;
+    checked.fp32Grads = checked.pureHalf = false;
+    workload::checkTrainingConfig(checked);
     if (config.globalBatch < 1)
         bad("batch", fmt::format("the global batch must be >= 1 (got {})", config.globalBatch));
     if (config.microBatch < 0)
@@ -173,6 +177,14 @@ void checkContextLayout(const workload::ModelSpec& model, const workload::Traini
 void checkInterleaving(const workload::ModelSpec& model, const workload::TrainingConfig& config, const Parallelism& par)
 {
     detail::checkVirtualStages(model, config, par.pp, detail::batchShape(model, config, par.dp).microBatches);
+}
+
+void checkLayout(const workload::ModelSpec& model, const workload::TrainingConfig& config, const Parallelism& par)
+{
+    workload::checkTrainingConfig(config);
+    checkInterleaving(model, config, par);
+    checkExpertLayout(model, par);
+    checkContextLayout(model, config, par);
 }
 
 MemoryBreakdown estimateStageMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,

@@ -253,12 +253,6 @@ double stageLayerParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, 
     return params;
 }
 
-void checkFp8(const workload::TrainingConfig& config)
-{
-    if (config.fp8 && config.precision == Precision::FP32)
-        throw Error("", "fp8", "FP8 training keeps bf16/fp16 outside its GEMMs: it needs precision bf16 or fp16");
-}
-
 double stageParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int stage)
 {
     return stageParams(model, tp, pp, stage, 1).total();

@@ -98,8 +98,6 @@ struct StageParams
 StageParams stageParams(const workload::ModelSpec& model, int tp, int pp, int stage, int ep);
 /** Per-GPU parameters of a stage's transformer layers only (what FP8 training casts: no embedding, no head). */
 double stageLayerParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int stage, int ep);
-/** FP8 training's preconditions: bf16/fp16 compute. Throws orrery::Error naming `fp8`. */
-void checkFp8(const workload::TrainingConfig& config);
 /** Per-GPU parameter count of a pipeline stage, embedding on the first, final norm and head on the last (ep = 1). */
 double stageParamsPerGpu(const workload::ModelSpec& model, int tp, int pp, int stage);
 

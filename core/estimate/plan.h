@@ -168,6 +168,20 @@ void checkExpertLayout(const workload::ModelSpec& model, const Parallelism& par)
 void checkContextLayout(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                         const Parallelism& par);
 
+/**
+ * Everything a front end given one explicit layout refuses, in this order: the config's own contradictions
+ * (workload::checkTrainingConfig), then checkInterleaving, checkExpertLayout and checkContextLayout. The error's
+ * location is the field at fault (`pure_half`, `virtual_stages`, `ep`, `cp`...), for the CLI to name its option
+ * and the GUI its control, with the same message.
+ */
+void checkLayout(const workload::ModelSpec& model, const workload::TrainingConfig& config, const Parallelism& par);
+
+/**
+ * Throws orrery::Error (field `fp8`) when the config needs what `gpu` lacks: FP8 training on a GPU without FP8
+ * tensor cores. rankPlans skips such types; estimateThroughput refuses them.
+ */
+void checkGpuSupport(const workload::TrainingConfig& config, const hardware::GpuType& gpu);
+
 /** As below, with 8 GPUs per node (the data-parallel group crosses nodes when dp * tp > 8). */
 ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                       const Parallelism& par, const hardware::GpuType& gpu,

@@ -87,7 +87,11 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         throw Error("", "virtual_stages", fmt::format("expected a positive integer, got {}", config.virtualStages));
     checkExpertParallelism(model, par);
     checkContextParallelism(model, config, par);
-    checkFp8(config);
+    // Options meaningless where set (fp32 gradients or pure half under fp32 training) the estimators ignore, as
+    // TrainingConfig documents; what they cannot price (FP8 under fp32) they refuse, with the front ends' words.
+    workload::TrainingConfig checked = config;
+    checked.fp32Grads = checked.pureHalf = false;
+    workload::checkTrainingConfig(checked);
     const int t = par.tp, d = par.dp, p = par.pp, ep = par.ep, cp = par.cp;
     // The ranks that hold the same weights and reduce their gradients: dp x cp (Megatron-Core's order tp, cp, dp).
     const int dr = d * cp;
@@ -112,8 +116,7 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         const hardware::GpuType& gpu = *stages[static_cast<std::size_t>(i)].gpu;
         const hardware::Link& intra = stages[static_cast<std::size_t>(i)].intraNode;
         const KernelRates rates = kernelRates(gpu, config.precision);
-        if (config.fp8 && rates.fp8Speedup <= 0)
-            throw Error("", "fp8", fmt::format("{} has no FP8 tensor cores", gpu.name));
+        checkGpuSupport(config, gpu);
         const int layers = layersOnStage(model.layers, p, i);
         const int moeLayers = moeLayersOnStage(model, p, i);
         const int denseLayers = layers - moeLayers;
@@ -264,6 +267,12 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
 }
 
 } // namespace
+
+void checkGpuSupport(const workload::TrainingConfig& config, const hardware::GpuType& gpu)
+{
+    if (config.fp8 && hardware::curvesFor(gpu).fp8GemmSpeedup <= 0)
+        throw Error("", "fp8", fmt::format("{} has no FP8 tensor cores", gpu.name));
+}
 
 ThroughputEstimate estimateThroughput(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                       const Parallelism& par, const PlanTarget& target)

@@ -257,19 +257,18 @@ Job readJob(JsonObject o, std::size_t index, const ModelLibrary& models, const G
         c.sequenceParallel = o.boolean("sequence_parallel", false);
         c.autocast = o.boolean("autocast", false);
         c.fp32Grads = o.boolean("fp32_grads", false);
-        if (c.fp32Grads && c.precision == Precision::FP32)
-            o.fail("fp32_grads",
-                   "only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 training has fp32 gradients)");
         c.framework = frameworkFromString(
             o.choice("framework", {"megatron", "deepspeed", "fsdp", "hf", "litgpt", "pytorch"}, "megatron"));
         c.pureHalf = o.boolean("pure_half", false);
-        if (c.pureHalf && (c.precision == Precision::FP32 || c.autocast))
-            o.fail("pure_half", "only meaningful with \"precision\": \"bf16\" or \"fp16\" and no autocast");
         c.offloadOptimizer = o.boolean("offload_optimizer", false);
         c.virtualStages = static_cast<int>(o.integer("virtual_stages", 1, 1, limits::kMaxInt));
         c.fp8 = o.boolean("fp8", false);
-        if (c.fp8 && c.precision == Precision::FP32)
-            o.fail("fp8", "FP8 training keeps bf16/fp16 outside its GEMMs: needs \"precision\": \"bf16\" or \"fp16\"");
+        // The contradictions between options are checked where the CLI and the GUI check them too.
+        try {
+            checkTrainingConfig(c);
+        } catch (const Error& e) {
+            o.fail(e.location(), e.message());
+        }
         job.iterations = o.positiveNumber("iterations");
         for (const char* k :
              {"gpu_type", "duration_s", "reference_gpu", "job_type", "scale_factor", "arch", "application"})

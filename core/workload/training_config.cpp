@@ -102,4 +102,15 @@ Framework frameworkFromString(const std::string& s)
     return parseEnum(s, all, "megatron, deepspeed, fsdp, hf, litgpt, pytorch");
 }
 
+void checkTrainingConfig(const TrainingConfig& config)
+{
+    const bool fp32 = config.precision == Precision::FP32;
+    if (config.fp32Grads && fp32)
+        throw Error("", "fp32_grads", "only meaningful with bf16 or fp16 precision (fp32 training has fp32 gradients)");
+    if (config.pureHalf && (fp32 || config.autocast))
+        throw Error("", "pure_half", "only meaningful with bf16 or fp16 precision and without autocast");
+    if (config.fp8 && fp32)
+        throw Error("", "fp8", "FP8 training keeps bf16/fp16 outside its GEMMs: it needs precision bf16 or fp16");
+}
+
 } // namespace orrery::workload

@@ -81,4 +81,12 @@ struct TrainingConfig
     bool operator<(const TrainingConfig& o) const { return fields() < o.fields(); }
 };
 
+/**
+ * Throws orrery::Error when options contradict each other (fp32 gradients, pure half or FP8 with fp32 training;
+ * pure half with autocast). The error's location is the option's scenario key (`fp32_grads`, `pure_half`,
+ * `fp8`), which each front end renders its own way (the CLI as `--fp32-grads`, a scenario as its JSON path), so
+ * the scenario reader, the CLI and the GUI's planner refuse the same combinations with the same words.
+ */
+void checkTrainingConfig(const TrainingConfig& config);
+
 } // namespace orrery::workload

@@ -16,6 +16,15 @@
 
 namespace orrery::gui {
 
+QString MemoryBreakdownChart::totalsHtml(const estimate::MemoryBreakdown& memory)
+{
+    return tr("<b>allocated</b>&nbsp;%1 (torch max_memory_allocated) &nbsp; <b>reserved</b>&nbsp;%2 "
+              "(max_memory_reserved) &nbsp; <b>device-visible</b>&nbsp;%3 GiB (nvidia-smi)")
+        .arg(memory.allocatedGiB(), 0, 'f', 2)
+        .arg(memory.reservedGiB(), 0, 'f', 2)
+        .arg(memory.totalGiB(), 0, 'f', 2);
+}
+
 MemoryBreakdownChart::MemoryBreakdownChart(QWidget* parent)
     : QWidget(parent), m_chart(new QChart), m_view(new QChartView(m_chart)), m_legend(new QLabel)
 {
@@ -46,19 +55,26 @@ void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, cons
         double giB;
         QColor colour;
     };
+    // The overhead split three ways, stacked in the order the three totals include them: temporaries are live
+    // tensors (allocated), the allocator's slack is reserved but not allocated, and the CUDA context is seen
+    // only by nvidia-smi (device-visible).
     const Part parts[] = {{tr("weights"), memory.weightsGiB, QColor(0x4c, 0x72, 0xb0)},
                           {tr("gradients"), memory.gradientsGiB, QColor(0xdd, 0x84, 0x52)},
                           {tr("optimizer"), memory.optimizerGiB, QColor(0x55, 0xa8, 0x68)},
                           {tr("activations"), memory.activationsGiB, QColor(0x81, 0x72, 0xb3)},
-                          {tr("overhead"), memory.overheadGiB, QColor(0x93, 0x78, 0x60)}};
+                          {tr("temporaries"), memory.temporaryGiB() - memory.slackGiB, QColor(0x93, 0x78, 0x60)},
+                          {tr("allocator slack"), memory.slackGiB, QColor(0xc8, 0xb4, 0x9a)},
+                          {tr("CUDA context"), memory.contextGiB, QColor(0x9a, 0x9a, 0x9a)}};
     QStringList legend;
     for (const Part& part : parts)
         legend << QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;%3")
-                      .arg(part.colour.name(), part.name)
+                      .arg(part.colour.name(),
+                           part.name.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")))
                       .arg(part.giB, 0, 'f', 1);
     legend << tr("<b>- -</b>&nbsp;capacity")
            << tr("<b style='color:#c01c28'>&#8212;</b>&nbsp;capacity,&nbsp;does&nbsp;not&nbsp;fit");
-    m_legend->setText(legend.join(QStringLiteral(" &nbsp; ")) + tr(" &nbsp; (GiB)"));
+    m_legend->setText(tr("GiB:&nbsp; ") + legend.join(QStringLiteral(" &nbsp; ")) + QStringLiteral("<br>") +
+                      totalsHtml(memory));
     auto* bars = new QStackedBarSeries;
     bars->setBarWidth(0.55);
     for (const Part& part : parts) {
@@ -86,8 +102,9 @@ void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, cons
     x->append(categories);
     auto* y = new QValueAxis;
     y->setTitleText(tr("GiB per GPU"));
-    m_chart->setTitle(caption.isEmpty() ? tr("Memory per GPU: %1 GiB").arg(total, 0, 'f', 1)
-                                        : tr("Memory per GPU: %1 GiB (%2)").arg(total, 0, 'f', 1).arg(caption));
+    m_chart->setTitle(caption.isEmpty()
+                          ? tr("Memory per GPU: %1 GiB device-visible").arg(total, 0, 'f', 1)
+                          : tr("Memory per GPU: %1 GiB device-visible (%2)").arg(total, 0, 'f', 1).arg(caption));
     y->setRange(0, top * 1.08);
     y->applyNiceNumbers();
     y->setLabelFormat(QStringLiteral("%.0f"));
@@ -145,6 +162,11 @@ void MemoryBreakdownChart::setData(const estimate::MemoryBreakdown& memory, cons
     marks->attachAxis(y);
     for (auto* marker : m_chart->legend()->markers(marks))
         marker->setVisible(false);
+}
+
+QString MemoryBreakdownChart::legendText() const
+{
+    return m_legend->text();
 }
 
 } // namespace orrery::gui

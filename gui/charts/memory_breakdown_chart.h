@@ -22,7 +22,8 @@ struct CapacityLine
 
 /**
  * The per-GPU memory of one layout as a stacked bar (weights, gradients,
- * optimizer states, activations, overhead), repeated once per GPU type with
+ * optimizer states, activations, then the overhead as temporaries, allocator
+ * slack and CUDA context), repeated once per GPU type with
  * that type's capacity as a line across it; types it does not fit get a red
  * "OOM" above their bar, "OOM" after their name and their line drawn in red.
  */
@@ -35,6 +36,10 @@ public:
     void setData(const estimate::MemoryBreakdown& memory, const std::vector<CapacityLine>& capacities,
                  const QString& caption = {});
     QChartView* chartView() const { return m_view; }
+    /** The legend's line of the three totals a user compares with measurements: allocated (live tensors), reserved
+     *  (the caching allocator's, with its slack) and device-visible (with the CUDA context, what nvidia-smi shows). */
+    static QString totalsHtml(const estimate::MemoryBreakdown& memory);
+    QString legendText() const;
     /** Bars marked OOM (labelled above the bar), in the order of the capacities. */
     int oomMarks() const { return m_oomMarks; }
 

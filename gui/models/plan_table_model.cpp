@@ -43,6 +43,10 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
             return p.par.tp;
         case Pp:
             return p.par.pp;
+        case Ep:
+            return p.par.ep;
+        case Cp:
+            return p.par.cp;
         case MicroBatch:
             return p.microBatch;
         case MemoryGiB:
@@ -69,6 +73,10 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
             return p.par.tp;
         case Pp:
             return p.par.pp;
+        case Ep:
+            return p.par.ep;
+        case Cp:
+            return p.par.cp;
         case MicroBatch:
             return p.microBatch;
         case MemoryGiB:
@@ -85,12 +93,14 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
         return index.column() == Gpu ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole)
-        return tr("%1 x %2: dp %3, tp %4, pp %5, micro-batch %6; %7 GiB per GPU; %8 s per iteration")
+        return tr("%1 x %2: dp %3, tp %4, pp %5%6, micro-batch %7; %8 GiB per GPU; %9 s per iteration")
             .arg(p.count)
             .arg(m_display.value(gpu, gpu))
             .arg(p.par.dp)
             .arg(p.par.tp)
             .arg(p.par.pp)
+            .arg((p.par.ep > 1 ? tr(", ep %1").arg(p.par.ep) : QString()) +
+                 (p.par.cp > 1 ? tr(", cp %1").arg(p.par.cp) : QString()))
             .arg(p.microBatch)
             .arg(p.memoryGiB, 0, 'f', 2)
             .arg(p.iterationS, 0, 'g', 3);
@@ -116,6 +126,10 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr("tp");
     case Pp:
         return tr("pp");
+    case Ep:
+        return tr("ep");
+    case Cp:
+        return tr("cp");
     case MicroBatch:
         return tr("micro");
     case MemoryGiB:

@@ -9,13 +9,13 @@
 
 namespace orrery::gui {
 
-/** Ranked plans from estimate::rankPlans, best first: rank, type, GPUs, dp/tp/pp, micro-batch, memory, samples/s, $/h.
- */
+/** Ranked plans from estimate::rankPlans, best first: rank, type, GPUs, dp/tp/pp/ep/cp, micro-batch, memory,
+ *  samples/s, $/h. */
 class PlanTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Rank, Gpu, Count, Dp, Tp, Pp, MicroBatch, MemoryGiB, SamplesPerS, UsdPerHour, ColumnCount };
+    enum Column { Rank, Gpu, Count, Dp, Tp, Pp, Ep, Cp, MicroBatch, MemoryGiB, SamplesPerS, UsdPerHour, ColumnCount };
 
     explicit PlanTableModel(QObject* parent = nullptr);
     /** Replaces the plans; `displayNames` maps catalog names to what the user reads (may be empty). */

@@ -2,6 +2,7 @@
 
 #include "charts/memory_breakdown_chart.h"
 #include "document/scenario_document.h"
+#include "io/error.h"
 #include "models/plan_table_model.h"
 #include "workload/model_library.h"
 
@@ -106,6 +107,7 @@ QWidget* MemoryPlannerPanel::buildInputs()
     auto* modelBox = new QGroupBox(tr("Model"));
     auto* mf = new QFormLayout(modelBox);
     m_model = new QComboBox;
+    m_model->setObjectName(QStringLiteral("model"));
     for (const auto& m : workload::ModelLibrary::builtin().models())
         m_model->addItem(QString::fromStdString(m.name));
     m_model->addItem(kCustom);
@@ -127,34 +129,90 @@ QWidget* MemoryPlannerPanel::buildInputs()
     m_batch = spin(1, 1 << 20, 16);
     m_micro = spin(0, 1 << 16, 0, tr("B / dp"));
     m_seq = spin(0, 1 << 20, 0, tr("model default"));
+    m_batch->setObjectName(QStringLiteral("batch"));
+    m_micro->setObjectName(QStringLiteral("microBatch"));
+    m_seq->setObjectName(QStringLiteral("seq"));
     cf->addRow(tr("Global batch"), m_batch);
     cf->addRow(tr("Micro-batch"), m_micro);
     cf->addRow(tr("Sequence"), m_seq);
+    m_framework = new QComboBox;
+    m_framework->setObjectName(QStringLiteral("framework"));
+    // What each profile changes (docs/models/throughput.md, "Framework profiles"), for the tooltip of its item.
+    const std::pair<workload::Framework, QString> frameworks[] = {
+        {workload::Framework::Megatron, tr("Megatron-LM / Megatron-Core: fused kernels, gradients reduced after the "
+                                           "backward pass")},
+        {workload::Framework::DeepSpeed, tr("DeepSpeed (Megatron-DeepSpeed kernels): reduction overlapped "
+                                            "(overlap_comm)")},
+        {workload::Framework::Fsdp, tr("torchtitan-style FSDP: eager kernels, reduction overlapped; pair it with "
+                                       "recompute selective_op (op-level) or full")},
+        {workload::Framework::HF, tr("Hugging Face Trainer or PyTorch Lightning: eager kernels, DDP buckets")},
+        {workload::Framework::LitGpt, tr("litgpt: bf16 training is bf16-true (no fp32 master weights) unless "
+                                         "autocast")},
+        {workload::Framework::PyTorch, tr("A plain eager PyTorch loop: foreach AdamW step, DDP buckets")}};
+    for (const auto& [f, tip] : frameworks) {
+        m_framework->addItem(QString::fromStdString(workload::toString(f)), static_cast<int>(f));
+        m_framework->setItemData(m_framework->count() - 1, tip, Qt::ToolTipRole);
+    }
+    m_framework->setToolTip(tr("Who runs the step: sets kernel fusion, host overheads, communication overlap and "
+                               "some defaults"));
     m_precision = new QComboBox;
+    m_precision->setObjectName(QStringLiteral("precision"));
     for (auto p : {workload::Precision::BF16, workload::Precision::FP16, workload::Precision::FP32})
         m_precision->addItem(QString::fromStdString(workload::toString(p)), static_cast<int>(p));
     m_optimizer = new QComboBox;
-    for (auto o : {workload::Optimizer::Adam, workload::Optimizer::AdamW, workload::Optimizer::SGD})
+    m_optimizer->setObjectName(QStringLiteral("optimizer"));
+    for (auto o : {workload::Optimizer::Adam, workload::Optimizer::AdamW, workload::Optimizer::SGD,
+                   workload::Optimizer::Adam8bit, workload::Optimizer::Adafactor})
         m_optimizer->addItem(QString::fromStdString(workload::toString(o)), static_cast<int>(o));
+    m_optimizer->setToolTip(tr("adam8bit: bitsandbytes' two 1-byte block-quantised moments; adafactor: factored "
+                               "second moment, no first moment"));
     m_recompute = new QComboBox;
-    for (auto r : {workload::Recompute::None, workload::Recompute::Selective, workload::Recompute::Full})
+    m_recompute->setObjectName(QStringLiteral("recompute"));
+    const std::pair<workload::Recompute, QString> recomputes[] = {
+        {workload::Recompute::None, tr("Every activation kept for the backward pass")},
+        {workload::Recompute::Selective, tr("Megatron's selective recomputation: the attention core re-run")},
+        {workload::Recompute::Full, tr("Only each layer's input kept; the layer re-run in backward")},
+        {workload::Recompute::SelectiveOp, tr("torchtitan's op-level policy: every second matmul output and the "
+                                              "attention output saved, the rest re-run")}};
+    for (const auto& [r, tip] : recomputes) {
         m_recompute->addItem(QString::fromStdString(workload::toString(r)), static_cast<int>(r));
+        m_recompute->setItemData(m_recompute->count() - 1, tip, Qt::ToolTipRole);
+    }
     m_zero = new QComboBox;
+    m_zero->setObjectName(QStringLiteral("zero"));
     for (int z = 0; z <= 3; ++z)
         m_zero->addItem(z == 0 ? tr("off") : tr("stage %1").arg(z), z);
     m_flash = new QCheckBox(tr("Flash attention"));
+    m_flash->setObjectName(QStringLiteral("flashAttention"));
     m_flash->setChecked(true);
     m_seqParallel = new QCheckBox(tr("Sequence parallel"));
+    m_seqParallel->setObjectName(QStringLiteral("sequenceParallel"));
     m_autocast = new QCheckBox(tr("PyTorch AMP (autocast)"));
+    m_autocast->setObjectName(QStringLiteral("autocast"));
     m_autocast->setToolTip(
         tr("fp32 weights and gradients with half-precision copies, instead of Megatron-style half precision"));
+    m_fp8 = new QCheckBox(tr("FP8 GEMMs"));
+    m_fp8->setObjectName(QStringLiteral("fp8"));
+    m_fp8->setToolTip(tr("The layers' linear GEMMs in FP8 with FP8 weight copies (Transformer Engine; torchao Float8 "
+                         "for the eager frameworks); needs FP8 tensor cores"));
+    m_fp32Grads = new QCheckBox(tr("fp32 gradients"));
+    m_fp32Grads->setObjectName(QStringLiteral("fp32Grads"));
+    m_fp32Grads->setToolTip(tr("Gradients accumulated and reduced in fp32 (Megatron-Core's bf16 default): 4 B per "
+                               "parameter instead of 2"));
+    m_pureHalf = new QCheckBox(tr("Pure half (bf16-true)"));
+    m_pureHalf->setObjectName(QStringLiteral("pureHalf"));
+    m_pureHalf->setToolTip(tr("Weights, gradients and optimizer states in bf16/fp16, no fp32 master copy"));
+    m_offload = new QCheckBox(tr("Offload optimizer states to the CPU"));
+    m_offload->setObjectName(QStringLiteral("offloadOptimizer"));
+    m_offload->setToolTip(tr("Optimizer states and master weights in host memory, stepped on the CPU "
+                             "(ZeRO-Offload)"));
+    cf->addRow(tr("Framework"), m_framework);
     cf->addRow(tr("Precision"), m_precision);
     cf->addRow(tr("Optimizer"), m_optimizer);
     cf->addRow(tr("Recompute"), m_recompute);
     cf->addRow(tr("ZeRO"), m_zero);
-    cf->addRow(m_flash);
-    cf->addRow(m_seqParallel);
-    cf->addRow(m_autocast);
+    for (QCheckBox* c : {m_flash, m_seqParallel, m_autocast, m_fp8, m_fp32Grads, m_pureHalf, m_offload})
+        cf->addRow(c);
     v->addWidget(cfgBox);
 
     auto* parBox = new QGroupBox(tr("Layout (chart)"));
@@ -162,9 +220,25 @@ QWidget* MemoryPlannerPanel::buildInputs()
     m_dp = spin(1, 4096, 4);
     m_tp = spin(1, 64, 1);
     m_pp = spin(1, 512, 1);
+    m_ep = spin(1, 4096, 1);
+    m_cp = spin(1, 256, 1);
+    m_virtualStages = spin(1, 64, 1);
+    m_dp->setObjectName(QStringLiteral("dp"));
+    m_tp->setObjectName(QStringLiteral("tp"));
+    m_pp->setObjectName(QStringLiteral("pp"));
+    m_ep->setObjectName(QStringLiteral("ep"));
+    m_cp->setObjectName(QStringLiteral("cp"));
+    m_virtualStages->setObjectName(QStringLiteral("virtualStages"));
+    m_cp->setToolTip(tr("Each sequence split over cp ranks running ring attention (needs flash attention and a "
+                        "sequence divisible by 2 cp); N = dp x tp x pp x cp"));
+    m_virtualStages->setToolTip(tr("Interleaved 1F1B: layer chunks per pipeline rank (Megatron's virtual pipeline "
+                                   "size; 1 = plain 1F1B)"));
     pf->addRow(tr("Data parallel (dp)"), m_dp);
     pf->addRow(tr("Tensor parallel (tp)"), m_tp);
     pf->addRow(tr("Pipeline parallel (pp)"), m_pp);
+    pf->addRow(tr("Expert parallel (ep)"), m_ep);
+    pf->addRow(tr("Context parallel (cp)"), m_cp);
+    pf->addRow(tr("Virtual stages"), m_virtualStages);
     v->addWidget(parBox);
 
     auto* planBox = new QGroupBox(tr("Plans (table)"));
@@ -174,19 +248,24 @@ QWidget* MemoryPlannerPanel::buildInputs()
     m_rank->addItem(tr("fastest"), static_cast<int>(estimate::PlanRank::Throughput));
     m_rank->addItem(tr("cheapest per sample"), static_cast<int>(estimate::PlanRank::Cost));
     m_pipelinePlans = new QCheckBox(tr("Include pipeline plans"));
+    m_cpPlans = new QCheckBox(tr("Include context-parallel plans"));
+    m_cpPlans->setObjectName(QStringLiteral("contextParallelPlans"));
     m_catalogTypes = new QCheckBox(tr("Every catalog type (not only the cluster's)"));
     plf->addRow(tr("Rank by"), m_rank);
     plf->addRow(m_pipelinePlans);
+    plf->addRow(m_cpPlans);
     plf->addRow(m_catalogTypes);
     v->addWidget(planBox);
     v->addStretch();
 
     connect(m_model, &QComboBox::currentIndexChanged, this, &MemoryPlannerPanel::modelChosen);
-    for (QSpinBox* s : {m_hidden, m_layers, m_heads, m_vocab, m_batch, m_micro, m_seq, m_dp, m_tp, m_pp})
+    for (QSpinBox* s :
+         {m_hidden, m_layers, m_heads, m_vocab, m_batch, m_micro, m_seq, m_dp, m_tp, m_pp, m_ep, m_cp, m_virtualStages})
         connect(s, &QSpinBox::valueChanged, this, &MemoryPlannerPanel::inputChanged);
-    for (QComboBox* c : {m_zero, m_recompute, m_precision, m_optimizer, m_rank})
+    for (QComboBox* c : {m_zero, m_recompute, m_precision, m_optimizer, m_rank, m_framework})
         connect(c, &QComboBox::currentIndexChanged, this, &MemoryPlannerPanel::inputChanged);
-    for (QCheckBox* c : {m_flash, m_seqParallel, m_autocast, m_catalogTypes, m_pipelinePlans})
+    for (QCheckBox* c : {m_flash, m_seqParallel, m_autocast, m_catalogTypes, m_pipelinePlans, m_cpPlans, m_fp8,
+                         m_fp32Grads, m_pureHalf, m_offload})
         connect(c, &QCheckBox::toggled, this, &MemoryPlannerPanel::inputChanged);
     return w;
 }
@@ -213,7 +292,48 @@ void MemoryPlannerPanel::inputChanged()
     if (m_updating)
         return;
     m_planMicro = 0; // the chart follows the inputs again
+    updateApplicability();
     recompute();
+}
+
+void MemoryPlannerPanel::updateApplicability()
+{
+    // A disabled control says why in its tooltip; the ones that can be set but contradict others are refused by
+    // core's checks in recompute() instead, with its message.
+    const workload::ModelSpec model = currentModel();
+    const bool moe = model.isMoe();
+    m_ep->setEnabled(moe);
+    m_ep->setToolTip(moe ? tr("The %1 experts of each MoE layer split over ep ranks of the data-parallel group (ep "
+                              "divides dp and %1); it adds no GPUs")
+                               .arg(model.experts)
+                         : tr("Expert parallelism splits the experts of a mixture-of-experts model (%1 is dense): "
+                              "choose mixtral-8x7b or deepspeed-moe-1.3b-e128")
+                               .arg(QString::fromStdString(model.name)));
+    const bool fp32 = static_cast<workload::Precision>(m_precision->currentData().toInt()) == workload::Precision::FP32;
+    m_autocast->setEnabled(!fp32);
+    m_cpPlans->setEnabled(m_flash->isChecked());
+    m_cpPlans->setToolTip(m_flash->isChecked()
+                              ? tr("Also enumerate cp = 2, 4, 8, 16 where 2 cp divides the sequence")
+                              : tr("Ring attention runs on flash attention: check Flash attention first"));
+    m_planView->setColumnHidden(PlanTableModel::Ep, !moe);
+    m_planView->setColumnHidden(PlanTableModel::Cp, !(m_cpPlans->isEnabled() && m_cpPlans->isChecked()));
+}
+
+void MemoryPlannerPanel::markFaulty(QWidget* control, const QString& why)
+{
+    if (m_faulty && m_faulty != control) {
+        m_faulty->setStyleSheet(QString());
+        m_faulty->setToolTip(m_faultyTip);
+    }
+    if (control) {
+        // A tooltip other than the last message is the control's own (updateApplicability may have renewed it).
+        if (m_faulty != control || control->toolTip() != m_faultyWhy)
+            m_faultyTip = control->toolTip();
+        control->setStyleSheet(QStringLiteral("color: #c01c28; font-weight: bold;"));
+        control->setToolTip(why);
+    }
+    m_faulty = control;
+    m_faultyWhy = control ? why : QString();
 }
 
 void MemoryPlannerPanel::showPlan(int row)
@@ -225,6 +345,8 @@ void MemoryPlannerPanel::showPlan(int row)
     m_dp->setValue(p.par.dp);
     m_tp->setValue(p.par.tp);
     m_pp->setValue(p.par.pp);
+    m_ep->setValue(p.par.ep);
+    m_cp->setValue(p.par.cp);
     m_updating = false;
     m_planMicro = p.microBatch;
     m_planRank = row + 1;
@@ -261,8 +383,19 @@ workload::TrainingConfig MemoryPlannerPanel::currentConfig() const
     c.zeroStage = m_zero->currentData().toInt();
     c.flashAttention = m_flash->isChecked();
     c.sequenceParallel = m_seqParallel->isChecked();
-    c.autocast = m_autocast->isChecked() && c.precision != workload::Precision::FP32;
+    c.autocast = m_autocast->isEnabled() && m_autocast->isChecked();
+    c.framework = static_cast<workload::Framework>(m_framework->currentData().toInt());
+    c.fp8 = m_fp8->isChecked();
+    c.fp32Grads = m_fp32Grads->isChecked();
+    c.pureHalf = m_pureHalf->isChecked();
+    c.offloadOptimizer = m_offload->isChecked();
+    c.virtualStages = m_virtualStages->value();
     return c;
+}
+
+estimate::Parallelism MemoryPlannerPanel::currentLayout() const
+{
+    return {m_dp->value(), m_tp->value(), m_pp->value(), m_ep->isEnabled() ? m_ep->value() : 1, m_cp->value()};
 }
 
 void MemoryPlannerPanel::setModelName(const QString& name)
@@ -281,6 +414,18 @@ void MemoryPlannerPanel::setParallelism(int dp, int tp, int pp)
     m_dp->setValue(dp);
     m_tp->setValue(tp);
     m_pp->setValue(pp);
+    m_updating = false;
+    inputChanged();
+}
+
+void MemoryPlannerPanel::setLayout(const estimate::Parallelism& par)
+{
+    m_updating = true;
+    m_dp->setValue(par.dp);
+    m_tp->setValue(par.tp);
+    m_pp->setValue(par.pp);
+    m_ep->setValue(par.ep);
+    m_cp->setValue(par.cp);
     m_updating = false;
     inputChanged();
 }
@@ -339,17 +484,19 @@ void MemoryPlannerPanel::recompute()
 
     const workload::ModelSpec model = currentModel();
     const workload::TrainingConfig config = currentConfig();
-    const estimate::Parallelism par{m_dp->value(), m_tp->value(), m_pp->value()};
+    const estimate::Parallelism par = currentLayout();
     // The chart's micro-batch: a shown plan's (as the table estimated it), else the input's, else B / dp.
     workload::TrainingConfig chartConfig = config;
     if (m_planMicro > 0)
         chartConfig.microBatch = m_planMicro;
     const int perReplica = std::max(1, config.globalBatch / std::max(1, par.dp));
     m_chartMicro = chartConfig.microBatch > 0 ? std::min(chartConfig.microBatch, perReplica) : perReplica;
-    const QString layout = tr("dp %1 x tp %2 x pp %3, micro-batch %4%5")
+    const QString layout = tr("dp %1 x tp %2 x pp %3%4, micro-batch %5%6")
                                .arg(par.dp)
                                .arg(par.tp)
                                .arg(par.pp)
+                               .arg((par.ep > 1 ? tr(" (ep %1)").arg(par.ep) : QString()) +
+                                    (par.cp > 1 ? tr(" x cp %1").arg(par.cp) : QString()))
                                .arg(m_chartMicro)
                                .arg(m_planMicro > 0         ? tr(" (plan #%1)").arg(m_planRank)
                                     : config.microBatch > 0 ? QString()
@@ -357,12 +504,41 @@ void MemoryPlannerPanel::recompute()
     std::vector<CapacityLine> lines;
     m_oom.clear();
     QString problem;
+    QWidget* faulty = nullptr;
+    // The controls core's errors name (their field is the scenario key, as in the CLI's --option).
+    const QHash<QString, QWidget*> controls = {{QStringLiteral("fp32_grads"), m_fp32Grads},
+                                               {QStringLiteral("pure_half"), m_pureHalf},
+                                               {QStringLiteral("fp8"), m_fp8},
+                                               {QStringLiteral("virtual_stages"), m_virtualStages},
+                                               {QStringLiteral("ep"), m_ep},
+                                               {QStringLiteral("cp"), m_cp},
+                                               {QStringLiteral("pp"), m_pp}};
     try {
+        // The estimators fall back quietly where a layout cannot interleave; one explicit layout is refused instead,
+        // with the words the CLI uses.
+        estimate::checkLayout(model, chartConfig, par);
         m_breakdown = estimate::estimateMemory(model, chartConfig, par);
+    } catch (const Error& e) {
+        m_breakdown = {};
+        problem = QString::fromStdString(e.what());
+        faulty = controls.value(QString::fromStdString(e.location()));
     } catch (const std::exception& e) {
         m_breakdown = {};
         problem = QString::fromStdString(e.what());
     }
+    markFaulty(faulty, problem);
+    // FP8 needs FP8 tensor cores: name the types without them (rankPlans lists no plan on them).
+    QStringList noFp8;
+    if (problem.isEmpty())
+        for (const auto& t : targets)
+            try {
+                estimate::checkGpuSupport(config, *t.gpu);
+            } catch (const Error& e) {
+                noFp8 << QString::fromStdString(e.message());
+            }
+    const QString fp8Note =
+        noFp8.isEmpty() ? QString()
+                        : tr(" FP8: %1, so the table has no plans on them.").arg(noFp8.join(QStringLiteral("; ")));
     for (const auto& t : targets) {
         const double cap = estimate::usableCapacityBytes(t, estimate::MemoryMode::Full) / kGiB;
         lines.push_back({QString::fromStdString(t.gpu->name), cap}); // short names: several bars share the width
@@ -375,28 +551,32 @@ void MemoryPlannerPanel::recompute()
         m_warning->setText(tr("This layout cannot be estimated: %1").arg(problem));
         m_warning->setStyleSheet(QStringLiteral("QLabel { color: #c01c28; font-weight: bold; }"));
     } else if (!m_oom.isEmpty()) {
-        m_warning->setText(tr("Out of memory: %1 needs %2 GiB per GPU, more than %3 holds%4.")
-                               .arg(layout)
-                               .arg(m_breakdown.totalGiB(), 0, 'f', 1)
-                               .arg(m_oom.join(QStringLiteral(", ")))
-                               .arg(static_cast<int>(m_oom.size()) == static_cast<int>(lines.size())
-                                        ? tr(" (every type)")
-                                        : QString()));
+        m_warning->setText(
+            tr("Out of memory: %1 needs %2 GiB per GPU (device-visible), more than %3 holds%4.%5")
+                .arg(layout)
+                .arg(m_breakdown.totalGiB(), 0, 'f', 1)
+                .arg(m_oom.join(QStringLiteral(", ")))
+                .arg(static_cast<int>(m_oom.size()) == static_cast<int>(lines.size()) ? tr(" (every type)") : QString())
+                .arg(fp8Note));
         m_warning->setStyleSheet(QStringLiteral("QLabel { color: #c01c28; font-weight: bold; }"));
     } else {
-        m_warning->setText(tr("%1 (%2 GPUs) needs %3 GiB per GPU: fits every type shown.")
+        m_warning->setText(tr("%1 (%2 GPUs) needs %3 GiB per GPU (device-visible): fits every type shown.%4")
                                .arg(layout)
                                .arg(par.gpus())
-                               .arg(m_breakdown.totalGiB(), 0, 'f', 1));
+                               .arg(m_breakdown.totalGiB(), 0, 'f', 1)
+                               .arg(fp8Note));
         m_warning->setStyleSheet(QStringLiteral("QLabel { color: #26a269; }"));
     }
 
     estimate::PlanOptions options;
     options.allowPipeline = m_pipelinePlans->isChecked();
+    options.allowContextParallel = m_cpPlans->isEnabled() && m_cpPlans->isChecked();
     options.rank = static_cast<estimate::PlanRank>(m_rank->currentData().toInt());
     std::vector<estimate::Plan> plans;
     QString planProblem;
     try {
+        // Refused as `orrery-cli plan` refuses it: the estimators themselves ignore what is meaningless.
+        workload::checkTrainingConfig(config);
         plans = estimate::rankPlans(model, config, targets, options);
     } catch (const std::exception& e) {
         planProblem = QString::fromStdString(e.what());

@@ -19,11 +19,12 @@ class PlanTableModel;
 class ScenarioDocument;
 
 /**
- * Memory planner: a model (library or custom) and a training config in; the
- * per-GPU memory breakdown of the chosen dp/tp/pp layout against every GPU
- * type's capacity, and the ranked plans of estimate::rankPlans, out.
- * Estimates take microseconds, so every input change recomputes at once on
- * the GUI thread.
+ * Memory planner: a model (library or custom) and a training config (every option of estimator v2: framework
+ * profile, recomputation, optimizer, FP8, offload, pure half...) in; the per-GPU memory breakdown of the chosen
+ * dp/tp/pp/ep/cp layout against every GPU type's capacity, and the ranked plans of estimate::rankPlans, out.
+ * Options that contradict each other or the layout are refused with core's message (estimate::checkLayout), the
+ * control at fault marked. Estimates take microseconds to milliseconds, so every input change recomputes at once
+ * on the GUI thread.
  */
 class MemoryPlannerPanel : public QWidget
 {
@@ -44,6 +45,10 @@ public:
     void setModelName(const QString& name);
     void setGlobalBatch(int batch);
     void setParallelism(int dp, int tp, int pp);
+    /** The chart's whole layout, ep and cp included (ep applies to MoE models only). */
+    void setLayout(const estimate::Parallelism& par);
+    /** The layout the chart estimates (ep is 1 for a dense model, whatever its disabled control holds). */
+    estimate::Parallelism currentLayout() const;
     void setPipelinePlans(bool on);
     void setCatalogTypes(bool on);
     /**
@@ -53,6 +58,8 @@ public:
      * to them.
      */
     void showPlan(int row);
+    /** The control at fault when the inputs cannot be estimated (its tooltip says why), else nullptr. */
+    QWidget* faultyControl() const { return m_faulty; }
     /** The micro-batch the chart's estimate assumes. */
     int chartMicroBatch() const { return m_chartMicro; }
     workload::ModelSpec currentModel() const;
@@ -66,6 +73,9 @@ private:
     void modelChosen();
     void inputChanged();
     void recompute();
+    /** Enables the controls that apply to the current model and options (ep for MoE models...). */
+    void updateApplicability();
+    void markFaulty(QWidget* control, const QString& why);
 
     ScenarioDocument* m_document;
     QComboBox* m_model;
@@ -86,6 +96,15 @@ private:
     QCheckBox* m_flash;
     QCheckBox* m_seqParallel;
     QCheckBox* m_autocast;
+    QComboBox* m_framework;
+    QCheckBox* m_fp8;
+    QCheckBox* m_fp32Grads;
+    QCheckBox* m_pureHalf;
+    QCheckBox* m_offload;
+    QSpinBox* m_ep;
+    QSpinBox* m_cp;
+    QSpinBox* m_virtualStages;
+    QCheckBox* m_cpPlans;
     QCheckBox* m_catalogTypes;
     QCheckBox* m_pipelinePlans;
     QComboBox* m_rank;
@@ -101,6 +120,9 @@ private:
     int m_planRank = 0;   ///< the shown plan's rank in the table (1-based), for the caption
     int m_chartMicro = 0; ///< what the chart's estimate used
     bool m_updating = false;
+    QWidget* m_faulty = nullptr;
+    QString m_faultyTip; ///< the faulty control's own tooltip, restored when the fault is gone
+    QString m_faultyWhy; ///< the message shown as its tooltip meanwhile
 };
 
 } // namespace orrery::gui

@@ -133,7 +133,18 @@ private slots:
         r = runCommand(
             {cliPath(), "memory", "--model", "gpt2-124m", "--batch", "8", "--precision", "fp32", "--fp32-grads"});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY(r.err.find("--fp32-grads: only meaningful with --precision bf16 or fp16") != std::string::npos);
+        QVERIFY(r.err.find("--fp32-grads: only meaningful with bf16 or fp16 precision") != std::string::npos);
+        // Layout checks are core's (estimate::checkLayout), each error renamed to the option at fault.
+        r = runCommand({cliPath(), "memory", "--model", "gpt2-124m", "--batch", "8", "--dp", "2", "--ep", "2"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.find("--ep: expert parallelism (2) needs a mixture-of-experts model; 'gpt2-124m' is dense") !=
+                     std::string::npos,
+                 r.err.c_str());
+        r = runCommand(
+            {cliPath(), "memory", "--model", "gpt2-124m", "--batch", "8", "--pp", "2", "--virtual-stages", "5"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.find("--virtual-stages: the model's 12 layers do not split") != std::string::npos,
+                 r.err.c_str());
         r = runCommand({cliPath(), "throughput", "--model", "gpt2-124m", "--batch", "8", "--gpu", "a100-40"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.find("did you mean") != std::string::npos);

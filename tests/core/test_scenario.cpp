@@ -120,8 +120,8 @@ std::vector<BadCase> badCases()
              j["workload"]["jobs"][0]["precision"] = "fp32";
              j["workload"]["jobs"][0]["fp32_grads"] = true;
          },
-         "bad.json: workload.jobs[0].fp32_grads: only meaningful with \"precision\": \"bf16\" or \"fp16\" (fp32 "
-         "training has fp32 gradients)"},
+         "bad.json: workload.jobs[0].fp32_grads: only meaningful with bf16 or fp16 precision (fp32 training has "
+         "fp32 gradients)"},
         {"unknown framework", [](json& j) { j["workload"]["jobs"][0]["framework"] = "jax"; },
          "bad.json: workload.jobs[0].framework: expected one of megatron, deepspeed, fsdp, hf, litgpt, pytorch, got "
          "\"jax\""},
@@ -130,8 +130,14 @@ std::vector<BadCase> badCases()
              j["workload"]["jobs"][0]["precision"] = "fp32";
              j["workload"]["jobs"][0]["pure_half"] = true;
          },
-         "bad.json: workload.jobs[0].pure_half: only meaningful with \"precision\": \"bf16\" or \"fp16\" and no "
-         "autocast"},
+         "bad.json: workload.jobs[0].pure_half: only meaningful with bf16 or fp16 precision and without autocast"},
+        {"fp8 with fp32",
+         [](json& j) {
+             j["workload"]["jobs"][0]["precision"] = "fp32";
+             j["workload"]["jobs"][0]["fp8"] = true;
+         },
+         "bad.json: workload.jobs[0].fp8: FP8 training keeps bf16/fp16 outside its GEMMs: it needs precision bf16 or "
+         "fp16"},
         {"framework on fixed job", [](json& j) { j["workload"]["jobs"][1]["framework"] = "hf"; },
          "bad.json: workload.jobs[1].framework: only serverless jobs (with \"model\") take this field"},
         {"fp32_grads on fixed job", [](json& j) { j["workload"]["jobs"][1]["fp32_grads"] = true; },
