@@ -4,6 +4,7 @@
 #include "document/scenario_document.h"
 #include "io/error.h"
 #include "models/plan_table_model.h"
+#include "util/units.h"
 #include "workload/model_library.h"
 
 #include <QCheckBox>
@@ -24,7 +25,6 @@ namespace orrery::gui {
 
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 const QString kCustom = QStringLiteral("custom");
 
 QSpinBox* spin(int lo, int hi, int value, const QString& special = {})

@@ -5,6 +5,7 @@
 
 #include "provision/layer_profile.h"
 #include "provision/provision_types.h"
+#include "util/units.h"
 
 #include <rapidcheck.h>
 
@@ -30,8 +31,6 @@ inline std::vector<provision::PoolGpu> juchiPool(int a = 8, int b = 16, int c = 
             {paperGpu("rtx3090", 24, 142), c, 2.5},
             {paperGpu("a4000", 16, 76), d, 2}};
 }
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 /** A layer that takes `perLayerS` forward (twice that backward) and `staticGiB` + `activationGiB` per micro-batch. */
 inline provision::LayerProfile simpleProfile(double perLayerS, double staticGiB, double activationGiB,

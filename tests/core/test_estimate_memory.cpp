@@ -4,6 +4,7 @@
 #include "estimate/plan.h"
 #include "hardware/gpu_catalog.h"
 #include "io/error.h"
+#include "util/units.h"
 #include "workload/model_library.h"
 
 #include <cmath>
@@ -15,8 +16,6 @@ using workload::ModelSpec;
 using workload::TrainingConfig;
 
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 TrainingConfig cfg(int batch, int seq)
 {
