@@ -23,7 +23,6 @@
 using namespace orrery;
 using namespace orrery::provision;
 using orrery::test::juchiPool;
-using orrery::test::kGiB;
 using orrery::test::simpleProfile;
 
 namespace {
