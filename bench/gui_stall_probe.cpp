@@ -10,7 +10,7 @@
 #include "runs/simulate_function.h"
 #include "timeline/gantt_view.h"
 
-#include "../tests/gui/synthetic_run.h"
+#include "../tests/support/synthetic_run.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

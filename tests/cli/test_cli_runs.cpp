@@ -147,18 +147,13 @@ print(len(jb), repr(sum(j['jct_s'] for j in jb if j['jct_s'] is not None)), sum(
 
 } // namespace
 
-class TestCliRuns : public QObject
+class TestCliRuns : public orrery::test::TempDirTest
 {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
     std::string m_db;
     std::int64_t m_fifo = 0, m_sjf = 0;
     std::size_t m_intervals = 0;
-    std::string path(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
 
 private slots:
     void initTestCase()

@@ -38,16 +38,9 @@ std::int64_t countRows(const std::string& db, const std::string& sql)
 
 } // namespace
 
-class TestCliStoreKill : public QObject
+class TestCliStoreKill : public orrery::test::TempDirTest
 {
     Q_OBJECT
-private:
-    QTemporaryDir m_dir;
-    std::string path(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
-
 private slots:
     void simulateStoresEveryPolicy()
     {

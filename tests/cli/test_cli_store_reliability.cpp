@@ -55,16 +55,10 @@ bool contains(const std::string& text, const std::string& part)
 
 } // namespace
 
-class TestCliStoreReliability : public QObject
+class TestCliStoreReliability : public orrery::test::TempDirTest
 {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
-    std::string path(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
-
     /** Starts `simulate` of `scenario` into `db`; extra arguments follow. */
     std::unique_ptr<QProcess> startSimulate(const std::string& scenario, const std::string& db,
                                             const QStringList& extra = {})

@@ -6,19 +6,13 @@
 using namespace orrery;
 using namespace orrery::test::sqlitetest;
 
-class TestSqliteExtension : public QObject
+class TestSqliteExtension : public orrery::test::TempDirTest
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
     std::string m_path;
     std::vector<std::int64_t> m_runs;
     std::map<std::int64_t, store::StoredRun> m_stored;
-
-    std::string path(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
 
     /** A copy of the store to damage. */
     std::string copyOfStore(const std::string& name) const

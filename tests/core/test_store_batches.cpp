@@ -30,16 +30,9 @@ std::string text(store::RunStore& s, const char* sql)
 
 } // namespace
 
-class TestStoreBatches : public QObject
+class TestStoreBatches : public orrery::test::TempDirTest
 {
     Q_OBJECT
-private:
-    QTemporaryDir m_dir;
-    std::string path(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
-
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 

@@ -88,7 +88,7 @@ void compareRecords(const sim::RunResult& got, const sim::RunResult& want)
 
 } // namespace
 
-class TestStoreRecords : public QObject
+class TestStoreRecords : public orrery::test::TempDirTest
 {
     Q_OBJECT
 private slots:
@@ -355,11 +355,6 @@ private slots:
     }
 
 private:
-    std::string path(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
-    QTemporaryDir m_dir;
 };
 
 QTEST_GUILESS_MAIN(TestStoreRecords)

@@ -84,7 +84,7 @@ void sameRun(const ServingRun& a, const ServingRun& b)
 
 } // namespace
 
-class TestStoreServing : public QObject
+class TestStoreServing : public orrery::test::TempDirTest
 {
     Q_OBJECT
 
@@ -368,11 +368,6 @@ private slots:
     }
 
 private:
-    std::string path(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
-    QTemporaryDir m_dir;
 };
 
 QTEST_GUILESS_MAIN(TestStoreServing)

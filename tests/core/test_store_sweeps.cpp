@@ -73,7 +73,7 @@ void sameRun(const store::StoredRun& a, const store::StoredRun& b)
 
 } // namespace
 
-class TestStoreSweeps : public QObject
+class TestStoreSweeps : public orrery::test::TempDirTest
 {
     Q_OBJECT
 private slots:
@@ -283,11 +283,6 @@ private slots:
     }
 
 private:
-    std::string path(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
-    QTemporaryDir m_dir;
 };
 
 QTEST_GUILESS_MAIN(TestStoreSweeps)

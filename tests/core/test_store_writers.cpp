@@ -5,16 +5,9 @@
 using namespace orrery;
 using namespace orrery::test::storetest;
 
-class TestStoreWriters : public QObject
+class TestStoreWriters : public orrery::test::TempDirTest
 {
     Q_OBJECT
-private:
-    QTemporaryDir m_dir;
-    std::string path(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
-
 private slots:
     void syncsAreCommittedAsTheyHappen()
     {

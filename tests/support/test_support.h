@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include <rapidcheck.h>
@@ -25,6 +26,25 @@ namespace orrery::test {
  * trace's import preview at load 7).
  */
 inline constexpr int kWorkerWaitMs = 180000;
+
+/** ORRERY_TEST_ASAN as a value, for sizes chosen in code rather than by the preprocessor. */
+#ifdef ORRERY_TEST_ASAN
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
+/** A test class with a temporary directory of its own, removed with it; `path(name)` names a file in it. */
+class TempDirTest : public QObject
+{
+protected:
+    std::string path(const std::string& name) const
+    {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
+
+    QTemporaryDir m_dir;
+};
 
 /** Path of a file under the repository (e.g. `data/gpus.json`). */
 std::string sourcePath(const std::string& relative);

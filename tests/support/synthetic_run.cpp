@@ -1,19 +1,14 @@
-#pragma once
-// A run shaped like the simulator's output, for view tests that must not
-// depend on a policy: jobs packed greedily (first free GPUs) on a cluster.
-
-#include "hardware/cluster.h"
-#include "sim/run_result.h"
+#include "synthetic_run.h"
 
 #include <algorithm>
-#include <memory>
 #include <random>
-#include <string>
+#include <utility>
+#include <vector>
 
 namespace orrery::gui::test {
 
-inline std::shared_ptr<sim::RunResult> syntheticRun(const hardware::Cluster& cluster, int jobs, std::uint64_t seed = 7,
-                                                    const std::string& policy = "synthetic")
+std::shared_ptr<sim::RunResult> syntheticRun(const hardware::Cluster& cluster, int jobs, std::uint64_t seed,
+                                             const std::string& policy)
 {
     auto run = std::make_shared<sim::RunResult>();
     run->policy = policy;
