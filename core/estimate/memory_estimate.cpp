@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 namespace orrery::estimate {
 
@@ -93,51 +94,111 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
     const double interleave = v > 1 ? 1 + double(p - 1) / (double(p) * v) : 1.0;
     const double inFlight = std::min(double(p - stage), double(shape.microBatches)) * interleave;
     const int moeLayers = moeLayersOnStage(model, p, stage);
-    double activations =
+    const FrameworkProfile& profile = frameworkProfile(config.framework);
+    // Saved for backward when the forward pass ends: the layers' activations of the micro-batches in flight and the
+    // embedding's dropout mask.
+    double saved =
         inFlight * (layersOnStage(model.layers, p, stage) - moeLayers) * layerActivationBytes(model, config, s, b, t);
     if (moeLayers > 0)
-        activations += inFlight * moeLayers * layerActivationBytes(model, config, s, b, t, true);
-    if (config.recompute == workload::Recompute::Full) {
-        // During backward one layer is re-run and holds its full activations (Korthikanti sec. 5).
-        workload::TrainingConfig rerun = config;
-        rerun.recompute = workload::Recompute::None;
-        activations += layerActivationBytes(model, rerun, s, b, t, moeLayers > 0);
-    }
-    double temporary = 0;
+        saved += inFlight * moeLayers * layerActivationBytes(model, config, s, b, t, true);
     if (stage == 0 && hasDropout(model))
-        activations += inFlight * s * b * h / spDiv; // embedding dropout mask (Korthikanti sec. 4.3)
+        saved += inFlight * s * b * h / spDiv; // embedding dropout mask (Korthikanti sec. 4.3)
+    // The final norm, the head and the loss (last stage): what they save, what lives only during the forward pass
+    // and what the start of backward allocates. All of it is gone before backward reaches the layers.
+    double lossSaved = 0, lossForward = 0, lossBackward = 0;
     if (stage == p - 1) {
-        // Final norm input and head input, then the logits the loss keeps in fp32 (Korthikanti sec. 4.3:
-        // 4sbv/t). At the start of backward the loss's gradient replaces the saved fp32 softmax in place
-        // (Megatron's vocab-parallel cross entropy) and is cast to the compute precision for the head's
-        // backward: e sbv/t on top of everything else. Under autocast the fp32 gradient is a new tensor.
-        activations += 2 * e * s * b * h / spDiv + 4 * s * b * V / t;
-        temporary += (amp ? 4 : e) * s * b * V / t;
+        lossSaved = 2 * e * s * b * h / spDiv; // final norm input and head input (Korthikanti sec. 4.3)
+        if (eagerRmsNorm(model, config))
+            lossSaved += 4 * s * b * h / spDiv; // the final eager RMSNorm's fp32 tensor (layerActivationBytes)
+        const double logits = s * b * V / t;
+        if (profile.torchCrossEntropy) {
+            // F.cross_entropy saves its log-softmax in the loss precision (fp32 under autocast, which reads the
+            // half logits and writes fp32 in one kernel, or when the framework casts the logits first); the
+            // head's half logits (and the fp32 copy) live until the forward returns. Backward allocates the
+            // gradient of the log-softmax (loss precision) and of its input while the saved log-softmax is alive.
+            const double lossBytes = amp || profile.upcastsLogits ? 4 : e;
+            const double inputBytes = profile.upcastsLogits ? 4 : e;
+            lossSaved += lossBytes * logits;
+            lossForward = (e + (profile.upcastsLogits ? 4 : 0)) * logits;
+            lossBackward = (lossBytes + inputBytes) * logits;
+        } else {
+            // Megatron's vocab-parallel cross entropy keeps the fp32 softmax (Korthikanti sec. 4.3: 4sbv/t) and
+            // computes the loss's gradient in its place; the head's backward needs it cast to the compute
+            // precision: e sbv/t on top. Under autocast the fp32 gradient is a new tensor.
+            lossSaved += 4 * logits;
+            lossBackward = (amp ? 4 : e) * logits;
+        }
     }
-    if (amp) {
-        // Autocast caches the half copy of every weight it casts, for the whole forward and backward.
-        temporary += params.total() * 2;
-    }
-    if (config.fp8 && !detail::frameworkProfile(config.framework).fusedFp8Casts) {
+    const bool full = config.recompute == workload::Recompute::Full;
+    // Autocast caches the half copy of every weight it casts until the forward's autocast region ends, and the
+    // linear layers save those copies for backward. Under full recomputation the checkpointed layers save
+    // nothing: only the head's copy lives into backward, and each layer's copies are made again when it is re-run.
+    const double headParams = stage == p - 1 ? V * h / t : 0.0;
+    const double castsForward = amp ? 2 * params.total() : 0.0;
+    const double castsBackward = amp && full ? 2 * headParams : castsForward;
+    double transient = 0;
+    if (config.fp8 && !profile.fusedFp8Casts) {
         // torchao casts a layer's weights (and their transposes) when it runs: two layers' worth at a time.
         const int layers = std::max(1, layersOnStage(model.layers, p, stage));
-        temporary += 2 * 2 * fp8Layers / layers;
+        transient += 2 * 2 * fp8Layers / layers;
     }
     if (config.zeroStage >= 3) {
         // ZeRO-3 gathers each layer's weights before use; the current layer and a prefetched one.
         const double largest = moeLayers > 0 ? moeLayerSharedParamsPerGpu(model, t) +
                                                    double(model.experts) / par.ep * expertParamsPerGpu(model, t)
                                              : layerParamsPerGpu(model, t);
-        temporary += 2 * std::max(largest, layerParamsPerGpu(model, t)) * bytes.weights;
+        transient += 2 * std::max(largest, layerParamsPerGpu(model, t)) * bytes.weights;
     }
-    // The caching allocator keeps freed blocks of the per-step allocations (activations and transient
-    // buffers churn every step, the states do not) and rounds requests up; measured peaks exceed the sum
-    // of live tensors by roughly a tenth of that churn (docs/models/memory.md, "Allocator slack").
-    const double slack = kAllocatorSlack * (activations + temporary);
-    m.activationsGiB = activations / kGiB;
+    // Gradients exist when backward starts if the framework keeps them between steps or if earlier micro-batches
+    // of the step (gradient accumulation) have produced them; otherwise backward creates them as it frees the
+    // activations, and they meet all of them only in the optimizer step.
+    const double gradients = m.gradientsGiB * kGiB;
+    const double gradientsAtBackward = profile.keepsGradients || shape.microBatches > 1 ? gradients : 0.0;
+    // PyTorch's multi-tensor (foreach) Adam/AdamW takes the square root of the second moments into a new list of
+    // tensors before dividing by it: one moment's worth beside the weights, gradients and states.
+    const bool adam = config.optimizer == workload::Optimizer::Adam || config.optimizer == workload::Optimizer::AdamW;
+    const double optimizerTemporary =
+        profile.foreachAdam && adam && !config.offloadOptimizer ? sharded(pureHalfStates(config) ? e : 4.0, 1) : 0.0;
+
+    // The step's candidate peaks above the weights and optimizer states (docs/models/memory.md, "Where the
+    // peak is"): the end of the forward pass, the start of backward, the re-run of a layer under full
+    // recomputation and the optimizer step. The breakdown is the one of the largest.
+    struct Phase
+    {
+        double activations = 0, temporary = 0, gradients = 0;
+        double total() const { return activations + temporary + gradients; }
+    };
+    std::array<Phase, 4> phases{{
+        {saved + lossSaved, lossForward + castsForward + transient, gradientsAtBackward},
+        {saved + lossSaved, lossBackward + castsBackward + transient, gradientsAtBackward},
+        {0, 0, 0},
+        {0, optimizerTemporary, gradients},
+    }};
+    if (full) {
+        // During backward one layer is re-run and holds its full activations (Korthikanti sec. 5), after the
+        // loss's tensors are gone, with its weights cast again under autocast.
+        workload::TrainingConfig rerun = config;
+        rerun.recompute = workload::Recompute::None;
+        const double layer = moeLayers > 0 ? moeLayerSharedParamsPerGpu(model, t) +
+                                                 double(model.experts) / par.ep * expertParamsPerGpu(model, t)
+                                           : layerParamsPerGpu(model, t);
+        phases[2] = {saved + layerActivationBytes(model, rerun, s, b, t, moeLayers > 0),
+                     (amp ? 2 * layer : 0.0) + transient, gradientsAtBackward};
+    }
+    const Phase peak = *std::max_element(phases.begin(), phases.end(),
+                                         [](const Phase& x, const Phase& y) { return x.total() < y.total(); });
+    // The caching allocator keeps freed blocks of the per-step allocations (activations and transient buffers
+    // churn every step, the states do not) and rounds requests up; measured peaks exceed the sum of live tensors
+    // by roughly a tenth of the largest churn (docs/models/memory.md, "Allocator slack").
+    double churn = 0;
+    for (const Phase& phase : phases)
+        churn = std::max(churn, phase.activations + phase.temporary);
+    const double slack = kAllocatorSlack * churn;
+    m.gradientsGiB = peak.gradients / kGiB;
+    m.activationsGiB = peak.activations / kGiB;
     m.contextGiB = contextBytes(par) / kGiB;
     m.slackGiB = slack / kGiB;
-    m.overheadGiB = m.contextGiB + (temporary + slack) / kGiB;
+    m.overheadGiB = m.contextGiB + (peak.temporary + slack) / kGiB;
     return m;
 }
 

@@ -1,5 +1,6 @@
 #include "estimate/model_terms.h"
 
+#include "estimate/operator_time.h"
 #include "io/error.h"
 
 #include <fmt/format.h>
@@ -179,6 +180,11 @@ bool hasDropout(const workload::ModelSpec& model)
     return model.family != "llama" && model.family != "mpt";
 }
 
+bool eagerRmsNorm(const workload::ModelSpec& model, const workload::TrainingConfig& config)
+{
+    return model.family == "llama" && frameworkProfile(config.framework).eagerLlamaOps;
+}
+
 int layersOnStage(int layers, int pp, int stage)
 {
     return layers / pp + (stage < layers % pp ? 1 : 0);
@@ -280,9 +286,11 @@ double layerActivationBytes(const workload::ModelSpec& model, const workload::Tr
     const double router = moe ? 2 * 4 * s * b * model.experts / (sp ? tp : 1) : 0.0;
     const double routed = moe ? 2 * elementBytes(config.precision) * routedTokenFactor(model) * sbh : 0.0;
 
+    const bool amp = config.autocast && config.precision != Precision::FP32;
     if (config.recompute == Recompute::Full) {
-        // Only each layer's input is kept (Korthikanti sec. 5: 2sbh per layer, split by t with SP).
-        return e * sbh / (sp ? tp : 1);
+        // Only each layer's input is kept (Korthikanti sec. 5: 2sbh per layer, split by t with SP); under autocast
+        // that input is the fp32 residual stream.
+        return (amp ? 4 : e) * sbh / (sp ? tp : 1);
     }
     if (moe && config.recompute != Recompute::SelectiveOp)
         return layerActivationBytes(model, config, seq, microBatch, tp, false) +
@@ -298,10 +306,23 @@ double layerActivationBytes(const workload::ModelSpec& model, const workload::Tr
 
     // Norm inputs (2), QKV input, MLP input; two dropout masks of one byte. Under autocast the norm
     // inputs sit on the fp32 residual stream.
-    const bool amp = config.autocast && config.precision != Precision::FP32;
     double replicated = (amp ? 2 * 4 + 2 * e : 4 * e) * sbh + (dropout ? 2 * sbh : 0);
+    const FrameworkProfile& profile = frameworkProfile(config.framework);
+    // Eager RMSNorm (x.float(), scaled by the reciprocal root, cast back, times the weight) keeps for backward an
+    // fp32 tensor beside the input and output a fused norm keeps: the upcast input (from half) or the fp32
+    // normalised value (under autocast or fp32, where the upcast is a no-op). 4 bytes per element, each norm.
+    if (eagerRmsNorm(model, config))
+        replicated += 2 * 4 * sbh;
+    // Under autocast the norm's fp32 output is cast to half by each linear that reads it: separate gate and up
+    // projections (unfused gated MLPs) cast and keep it twice.
+    if (amp && model.gatedMlp && !profile.fusedKernels)
+        replicated += e * sbh;
     // Q, K, V (K and V of kv heads), attention context (input of the output projection).
     double sharded = e * sbh * (1 + 2 * g) + e * sbh;
+    // Eager rotary embedding writes rotated copies of q and k, which attention keeps; the qkv output stays alive
+    // too, through the view of v.
+    if (model.positions == 0 && model.family != "mpt" && !profile.fusedKernels && profile.eagerLlamaOps)
+        sharded += e * sbh * (1 + g);
     // MLP: fc1 output + activation output; gated: gate, up, activation(gate) and their product.
     sharded += (model.gatedMlp ? 4 : 2) * e * s * b * f;
     const bool keepScores = config.recompute == Recompute::None && !config.flashAttention;

@@ -69,6 +69,10 @@ void checkExpertParallelism(const workload::ModelSpec& model, const Parallelism&
 void checkContextParallelism(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                              const Parallelism& par);
 
+/** Whether a LLaMA-style model's RMSNorm runs as eager PyTorch ops (FrameworkProfile::eagerLlamaOps), which keep an
+ * fp32 copy of each norm's input for backward. */
+bool eagerRmsNorm(const workload::ModelSpec& model, const workload::TrainingConfig& config);
+
 /** Layers on pipeline stage `stage` of `pp` (the first l mod p stages get one more). */
 int layersOnStage(int layers, int pp, int stage);
 

@@ -10,7 +10,8 @@
 
 namespace orrery::estimate::detail {
 
-/** What a training framework changes in the time of a step (docs/models/throughput.md, "Framework profiles"). */
+/** What a training framework changes in the time and the memory of a step (docs/models/throughput.md, "Framework
+ * profiles"; the memory fields: docs/models/memory.md, "Where the peak is"). */
 struct FrameworkProfile
 {
     std::string_view name;
@@ -37,6 +38,18 @@ struct FrameworkProfile
      *  copies (and their transposes) cast once per iteration and kept; otherwise torchao-style dynamic scaling,
      *  an amax and a cast kernel per GEMM input and the weights re-cast every forward (docs/models/fp8.md). */
     bool fusedFp8Casts = false;
+    /** Gradients stay allocated between steps, so they are there when the next backward pass starts: Megatron's
+     *  and DeepSpeed's contiguous gradient buffers, and `zero_grad()` before PyTorch 2.0, which set gradients to
+     *  zero (the Hugging Face Trainer rows). Otherwise `zero_grad(set_to_none=True)` frees them after the step and
+     *  backward allocates them layer by layer as it frees the activations. */
+    bool keepsGradients = true;
+    /** The loss is `F.cross_entropy` on the head's output (log-softmax saved in the loss precision, its gradient
+     *  and the logits' gradient allocated at the start of backward) rather than Megatron's vocab-parallel cross
+     *  entropy, which works in place of its fp32 softmax. */
+    bool torchCrossEntropy = false;
+    /** With torchCrossEntropy: the logits are cast to fp32 before the loss (torchtitan's `pred.float()`), so the
+     *  log-softmax, its gradient and the logits' gradient are all fp32. */
+    bool upcastsLogits = false;
 };
 
 const FrameworkProfile& frameworkProfile(workload::Framework framework);

@@ -31,6 +31,7 @@ def main():
         sys.exit(f"{args.jsonl}: no measured configurations")
     base = [args.cli] + (["--calibration", args.calibration] if args.calibration else [])
     time_err, alloc_err, reserved_err = [], [], []
+    by_group = {}  # (model, mode, recompute, accumulation) -> signed allocated errors
     for r in rows:
         training = ["--model", r["model"], "--batch", str(r.get("batch", r["micro_batch"])), "--micro-batch",
                     str(r["micro_batch"]), "--seq", str(r["seq"]), "--precision", "bf16", "--optimizer", "adamw",
@@ -45,9 +46,19 @@ def main():
         time_err.append(abs(e))
         alloc_err.append(abs(a))
         reserved_err.append(abs(s))
+        # Where the model puts the peak (docs/models/memory.md, "Where the peak is"): the optimizer step holds no
+        # activations; the start of backward holds gradients only when they were kept or accumulated.
+        peak = ("optimizer step" if m["activations_gib"] == 0 else
+                "backward, no gradients" if m["gradients_gib"] == 0 else "backward with gradients")
+        group = (r["model"], r["mode"], r.get("recompute", "none"), "accumulation" if r.get("grad_accum", 1) > 1 else "")
+        by_group.setdefault(group, []).append(a)
         print(f"{r['config']:<36} step {measured:.4f} s predicted "
-              f"{t['iteration_s']:.4f} s ({e:+.1%}) | allocated {r['peak_alloc_gib']:.2f} GiB ({a:+.1%}) "
+              f"{t['iteration_s']:.4f} s ({e:+.1%}) | allocated {r['peak_alloc_gib']:.2f} GiB ({a:+.1%}, {peak}) "
               f"| reserved {r['peak_reserved_gib']:.2f} GiB ({s:+.1%})")
+    print("allocated memory by group (model, mode, recompute, accumulation): mean signed error, worst")
+    for group, errs in sorted(by_group.items()):
+        worst = max(errs, key=abs)
+        print(f"  {' '.join(x for x in group if x):<40} {len(errs):>2} rows {statistics.mean(errs):+.1%} {worst:+.1%}")
     print(f"{len(rows)} rows: median |time error| {statistics.median(time_err):.1%}, mean "
           f"{statistics.mean(time_err):.1%}; memory accuracy allocated {1 - statistics.mean(alloc_err):.1%}, "
           f"reserved {1 - statistics.mean(reserved_err):.1%}")

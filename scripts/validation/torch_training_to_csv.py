@@ -13,8 +13,9 @@ Column conventions (as the existing rows and tests/core/test_estimate_validation
       precision bf16, recompute none, sequence_parallel 0, zero 0, flash_attn 1 (SDPA flash backend),
       measured_iteration_s = median step time (the harness takes it first; TFLOP/s and tokens/s stay
       empty and are given in the source text), autocast 1 for amp, 0 for pure bf16,
-      framework hf (eager PyTorch, the closest of megatron/deepspeed/fsdp/hf/litgpt; --framework).
+      framework pytorch (a plain eager loop: foreach AdamW, F.cross_entropy, gradients set to None; --framework).
   memory: group = the prefix (the harness averages per group), stage empty, zero 0, optimizer adamw,
+      framework as for throughput (the profile decides when gradients exist and how the loss is stored),
       fp32_grads 0, full_training 1; kind allocated = torch.cuda.max_memory_allocated, reserved =
       max_memory_reserved, device = nvidia-smi memory used by the process at the end of the timed steps
       with context_gib = the CUDA context measured at start.
@@ -159,7 +160,8 @@ def main():
         m = {"group": prefix, "model": r["model"], "gpu": gpu, "batch": r["batch"], "micro_batch": r["micro_batch"],
              "seq": r["seq"], "dp": 1, "tp": 1, "pp": 1, "stage": "", "zero": 0, "precision": "bf16",
              "optimizer": "adamw", "recompute": r.get("recompute", "none"), "flash_attn": 1, "sequence_parallel": 0,
-             "autocast": 1 if r["autocast"] else 0, "fp32_grads": 0, "full_training": 1, "source": source}
+             "autocast": 1 if r["autocast"] else 0, "fp32_grads": 0, "full_training": 1, "source": source,
+             "framework": args.framework}
         want = {}
         want["allocated"] = r.get("peak_alloc_bytes")
         want["reserved"] = r.get("peak_reserved_bytes")

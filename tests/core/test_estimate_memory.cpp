@@ -218,8 +218,16 @@ private slots:
         c.recompute = workload::Recompute::Selective;
         const double selective = 8 * sbh + 8 * sbh + 8 * s * b * f;
         QVERIFY(std::abs(estimateMemory(m, c, {1, 1, 1}).activationsGiB * kGiB - (l * selective + head)) < 1);
+        // Full recomputation keeps each layer's input, plus the larger of two moments of backward: its start, with
+        // the final norm's, the head's and the loss's tensors, and the re-run of a layer, which holds that layer's
+        // full activations once those are gone. Eager attention's s^2 scores make the re-run the larger; with
+        // flash attention the start of backward is (the logits' gradient, e sbV, adds to it as a temporary).
         c.recompute = workload::Recompute::Full;
-        QVERIFY(std::abs(estimateMemory(m, c, {1, 1, 1}).activationsGiB * kGiB - (l * 2 * sbh + none + head)) < 1);
+        QVERIFY(std::abs(estimateMemory(m, c, {1, 1, 1}).activationsGiB * kGiB - (l * 2 * sbh + none)) < 1);
+        c.flashAttention = true;
+        QVERIFY(flash < head + 2 * s * b * V);
+        QVERIFY(std::abs(estimateMemory(m, c, {1, 1, 1}).activationsGiB * kGiB - (l * 2 * sbh + head)) < 1);
+        c.flashAttention = false;
         // Tensor + sequence parallelism with selective recomputation: everything split by t.
         c.recompute = workload::Recompute::Selective;
         c.sequenceParallel = true;

@@ -21,11 +21,15 @@ using namespace orrery::estimate;
 namespace {
 
 // Reported in docs/models/memory.md and docs/models/throughput.md; keep in step.
-constexpr double kReportedMemoryAccuracy = 0.929; // mean of 1 - |pred - meas| / meas, full-training rows
+constexpr double kReportedMemoryAccuracy = 0.942; // mean of 1 - |pred - meas| / meas, full-training rows
+// Our own PyTorch rows' allocated figures (torch.cuda.max_memory_allocated), the rows the 95 % target
+// was missed on before the step's phases were modelled.
+constexpr double kReportedOwnAllocatedAccuracy = 0.985;
 // Iteration-time errors |predicted / measured - 1| over data/validation/throughput_measurements.csv.
 constexpr double kReportedMedianTimeError = 0.083;
-constexpr double kReportedMeanTimeError = 0.105;
-constexpr double kReportedWorstBucketMedian = 0.114; // over buckets with >= 5 rows
+constexpr double kReportedMeanTimeError = 0.110;
+constexpr double kReportedWorstBucketMedian =
+    0.116; // over the buckets (source, framework, GPU, size), >= 5 rows
 constexpr double kTolerance = 0.005;
 
 using Row = std::map<std::string, std::string>;
@@ -115,8 +119,13 @@ private slots:
             c.autocast = r.at("autocast") == "1";
             c.fp32Grads = r.at("fp32_grads") == "1";
             c.pureHalf = r.at("pure_half") == "1";
-            // `ep`: expert parallelism of an MoE model (empty: 1).
-            const Parallelism par{integer(r, "dp"), integer(r, "tp"), integer(r, "pp"), optionalInteger(r, "ep", 1)};
+            // `framework`: who ran the step; its profile decides whether gradients exist when backward starts, how
+            // the loss is stored and whether the optimizer step has temporaries (docs/models/memory.md).
+            c.framework = workload::frameworkFromString(r.at("framework"));
+            c.fp8 = r.at("fp8") == "1";
+            // `ep`: expert parallelism of an MoE model, `cp`: context parallelism (empty: 1).
+            const Parallelism par{integer(r, "dp"), integer(r, "tp"), integer(r, "pp"), optionalInteger(r, "ep", 1),
+                                  optionalInteger(r, "cp", 1)};
             // `stage`: the pipeline stage of the rank that logged the figure (Megatron logs the last rank);
             // empty: the source reports the largest stage (or there is no pipeline).
             const std::string stage = r.at("stage");
@@ -136,17 +145,30 @@ private slots:
             if (r.at("full_training") == "1") {
                 sum += accuracy;
                 ++n;
-                perSource[r.at("group")].first += accuracy;
-                ++perSource[r.at("group")].second;
+                for (const std::string& key : {r.at("group"), r.at("group") + ", " + kind}) {
+                    perSource[key].first += accuracy;
+                    ++perSource[key].second;
+                }
             }
         }
         const double mean = sum / n;
+        double ownAllocated = 0;
+        int ownAllocatedRows = 0;
+        for (const auto& [key, acc] : perSource)
+            if (key.starts_with("own-") && key.ends_with(", allocated")) {
+                ownAllocated += acc.first;
+                ownAllocatedRows += acc.second;
+            }
+        ownAllocated /= std::max(1, ownAllocatedRows);
         table += fmt::format("| **mean (full training, {} rows)** | | | | | **{:.1f}%** |\n", n, 100 * mean);
         for (const auto& [group, acc] : perSource)
             table += fmt::format("| mean of {} ({} rows) | | | | | {:.1f}% |\n", group, acc.second,
                                  100 * acc.first / acc.second);
         qInfo("\n%s", table.c_str());
         QVERIFY2(mean >= kReportedMemoryAccuracy - kTolerance, fmt::format("mean accuracy {:.4f}", mean).c_str());
+        QVERIFY(ownAllocatedRows >= 70);
+        QVERIFY2(ownAllocated >= kReportedOwnAllocatedAccuracy - kTolerance,
+                 fmt::format("own allocated accuracy {:.4f}", ownAllocated).c_str());
     }
 
     void throughputErrorAgainstPublishedMeasurements()
@@ -194,7 +216,9 @@ private slots:
             if (!r.at("optimizer").empty())
                 c.optimizer = workload::optimizerFromString(r.at("optimizer"));
             c.virtualStages = optionalInteger(r, "virtual_stages", 1);
-            const Parallelism par{integer(r, "dp"), integer(r, "tp"), integer(r, "pp"), optionalInteger(r, "ep", 1)};
+            c.fp8 = r.at("fp8") == "1";
+            const Parallelism par{integer(r, "dp"), integer(r, "tp"), integer(r, "pp"), optionalInteger(r, "ep", 1),
+                                  optionalInteger(r, "cp", 1)};
             QCOMPARE(par.gpus(), integer(r, "gpus"));
             PlanTarget target;
             target.gpu = &hardware::GpuCatalog::builtin().at(r.at("gpu"));
@@ -220,6 +244,10 @@ private slots:
             buckets["gpu: " + r.at("gpu")].push_back(error);
             if (m.isMoe())
                 buckets["model: mixture of experts"].push_back(error);
+            if (c.fp8)
+                buckets["option: fp8"].push_back(error);
+            if (par.cp > 1)
+                buckets["option: context parallel"].push_back(error);
             const double params = double(m.paramCount());
             buckets[std::string("size: ") + (params < 1e9    ? "< 1B"
                                              : params < 1e10 ? "1-10B"
@@ -249,7 +277,8 @@ private slots:
         for (const auto& [bucket, errors] : buckets) {
             const auto [bm, ba] = stats(errors);
             table += fmt::format("| {} | {} | {:.1f}% | {:.1f}% |\n", bucket, errors.size(), 100 * bm, 100 * ba);
-            if (errors.size() >= 5)
+            // The option buckets (FP8, context parallelism) cut across the buckets: reported, not targeted.
+            if (errors.size() >= 5 && !bucket.starts_with("option: "))
                 worstBucket = std::max(worstBucket, bm);
         }
         qInfo("\n%s", table.c_str());
