@@ -1,12 +1,14 @@
 // What storing a sweep's point costs beyond its simulation (issue 18: under 5 ms a point), and what the sweep writer's
 // batches save: a default-scenario run (60 jobs, the 1,000-point figure of docs/performance.md, "Sweeps") stored one
 // transaction per run against 64 runs per transaction, into a store that grows as a sweep's does. The connection's
-// kept statements serve both. Figures and the command line: docs/performance.md, "Sweeps".
+// kept statements serve both. Then the split a sweep makes: preparing a point (its simulating thread) and storing
+// prepared points (its one writer). Figures and the command line: docs/performance.md, "Sweeps".
 #include "io/run_info.h"
 #include "io/scenario.h"
 #include "sched/registry.h"
 #include "sim/prepare_scenario.h"
 #include "sim/simulator.h"
+#include "store/prepared_run.h"
 #include "store/run_store.h"
 
 #include <benchmark/benchmark.h>
@@ -76,6 +78,39 @@ void BM_StoreSweepPoints(benchmark::State& state)
     state.SetItemsProcessed(static_cast<std::int64_t>(stored));
 }
 BENCHMARK(BM_StoreSweepPoints)->Arg(1)->Arg(8)->Arg(64)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+
+/** What a sweep's simulating thread now does for the store per point (store::prepareRun: the summary, the chunks
+ *  encoded, the scenario hashed), off the writer. */
+void BM_PrepareSweepPoint(benchmark::State& state)
+{
+    for (auto _ : state)
+        benchmark::DoNotOptimize(store::prepareRun("bench.sqlite", point().info, point().result));
+}
+BENCHMARK(BM_PrepareSweepPoint)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+
+/** What is left to the sweep's one writer: storeRuns of prepared runs, state.range(0) per transaction (items:
+ *  runs). */
+void BM_StorePreparedSweepPoints(benchmark::State& state)
+{
+    const auto perTransaction = static_cast<std::size_t>(state.range(0));
+    auto db = freshStore(fmt::format("prepared-{}", perTransaction));
+    constexpr std::size_t kRunsPerIteration = 64;
+    std::vector<store::PreparedRun> runs(kRunsPerIteration,
+                                         store::prepareRun(db->path(), point().info, point().result));
+    std::size_t stored = 0;
+    for (auto _ : state) {
+        for (auto& run : runs)
+            run.info.sweep->pointKey = fmt::format("{:016x}", stored++);
+        for (std::size_t first = 0; first < kRunsPerIteration; first += perTransaction) {
+            std::vector<const store::PreparedRun*> batch;
+            for (std::size_t i = first; i < first + perTransaction && i < kRunsPerIteration; ++i)
+                batch.push_back(&runs[i]);
+            benchmark::DoNotOptimize(db->storeRuns(batch));
+        }
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(stored));
+}
+BENCHMARK(BM_StorePreparedSweepPoints)->Arg(1)->Arg(64)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 
 /** The simulation of the same point, for scale. */
 void BM_SimulateSweepPoint(benchmark::State& state)

@@ -199,9 +199,10 @@ void runRun(const RunArgs& args)
     if (bar)
         std::fprintf(stderr, "\n");
     const std::size_t points = summary.ran + summary.failed;
-    const double overheadMs = summary.ran ? (summary.storeS + summary.otherS) / static_cast<double>(summary.ran) * 1e3 +
-                                                resolveS / static_cast<double>(plan.points.size()) * 1e3
-                                          : 0;
+    const double overheadMs =
+        summary.ran ? (summary.storeS + summary.encodeS + summary.otherS) / static_cast<double>(summary.ran) * 1e3 +
+                          resolveS / static_cast<double>(plan.points.size()) * 1e3
+                    : 0;
     if (args.json) {
         nlohmann::json failures = nlohmann::json::array();
         for (const auto& f : summary.failures)
@@ -220,6 +221,7 @@ void runRun(const RunArgs& args)
                               {"resolve_s", resolveS},
                               {"simulate_s", summary.simulateS},
                               {"prepare_s", summary.prepareS},
+                              {"encode_s", summary.encodeS},
                               {"store_s", summary.storeS},
                               {"store_batches", summary.storeBatches},
                               {"other_s", summary.otherS},

@@ -17,12 +17,6 @@ namespace {
 
 using chunk::toOrFromLittleEndian;
 
-template <typename T> void bindColumn(Statement& s, int index, std::vector<T>& values)
-{
-    toOrFromLittleEndian(values);
-    s.bindStaticBlob(index, values.data(), values.size() * sizeof(T));
-}
-
 struct ChunkRange
 {
     std::size_t first = 0;
@@ -45,17 +39,7 @@ std::vector<ChunkRange> chunksFrom(std::size_t from, std::size_t size)
 class LabelTable
 {
 public:
-    explicit LabelTable(const std::string& path) : m_path(path) {}
-
-    /** The table named when a label cannot be stored. */
-    void setTable(const char* table) { m_table = table; }
-
-    void clear()
-    {
-        m_blob.clear();
-        m_count = 0;
-        m_index.clear();
-    }
+    LabelTable(const std::string& path, const char* table) : m_path(path), m_table(table) {}
 
     std::int32_t append(std::string_view s)
     {
@@ -68,7 +52,7 @@ public:
         return m_count++;
     }
 
-    /** `s` must outlive the next clear(): the dictionary keys are views of the callers' strings. */
+    /** `s` must outlive the table: the dictionary keys are views of the callers' strings. */
     std::int32_t intern(std::string_view s)
     {
         const auto it = m_index.find(s);
@@ -79,15 +63,44 @@ public:
         return code;
     }
 
-    const std::string& blob() const { return m_blob; }
+    /** The dictionary's BLOB; the table is empty after. */
+    std::string take() { return std::move(m_blob); }
 
 private:
     const std::string& m_path;
-    const char* m_table = "jobs";
+    const char* m_table;
     std::string m_blob;
     std::int32_t m_count = 0;
     std::unordered_map<std::string_view, std::int32_t> m_index;
 };
+
+/** An encoded chunk of `table` for records [c.first, c.end), its columns to be filled. */
+EncodedChunk chunkOf(ChunkTable table, const ChunkRange& c, std::size_t columns)
+{
+    EncodedChunk out;
+    out.table = table;
+    out.first = c.first;
+    out.records = c.end - c.first;
+    out.columns.reserve(columns);
+    return out;
+}
+
+/** Appends a finished column, in the stored byte order. */
+template <typename T> void addColumn(EncodedChunk& chunk, std::vector<T> values)
+{
+    toOrFromLittleEndian(values);
+    chunk.columns.emplace_back(std::move(values));
+}
+
+template <typename T, typename Row, typename Get>
+std::vector<T> column(const std::vector<Row>& rows, const ChunkRange& c, Get get)
+{
+    std::vector<T> out;
+    out.reserve(c.end - c.first);
+    for (std::size_t i = c.first; i < c.end; ++i)
+        out.push_back(get(rows[i]));
+    return out;
+}
 
 /** Interns one string column: consecutive jobs mostly share a model, user and GPU type. */
 struct LabelColumn
@@ -105,118 +118,254 @@ struct LabelColumn
     }
 };
 
+/** Event chunks from records [from, rows.size()); `kindOf(row)` names a row's kind. */
+template <typename Row, typename KindOf>
+std::vector<EncodedChunk> encodeEventRows(const std::string& storePath, const std::vector<Row>& rows, std::size_t from,
+                                          KindOf kindOf)
+{
+    std::vector<EncodedChunk> out;
+    for (const ChunkRange& c : chunksFrom(from, rows.size())) {
+        EncodedChunk chunk = chunkOf(ChunkTable::Events, c, 4);
+        LabelTable labels(storePath, "job_events");
+        LabelColumn kind, detail;
+        std::vector<std::int32_t> jobs, kinds, details;
+        std::vector<double> times;
+        for (std::size_t i = c.first; i < c.end; ++i) {
+            const Row& e = rows[i];
+            jobs.push_back(e.job);
+            times.push_back(e.timeS);
+            kinds.push_back(kind.code(labels, kindOf(e)));
+            details.push_back(detail.code(labels, e.detail));
+        }
+        chunk.labels = labels.take();
+        addColumn(chunk, std::move(jobs));
+        addColumn(chunk, std::move(times));
+        addColumn(chunk, std::move(kinds));
+        addColumn(chunk, std::move(details));
+        out.push_back(std::move(chunk));
+    }
+    return out;
+}
+
 } // namespace
+
+std::vector<EncodedChunk> encodeIntervals(const std::vector<sim::AllocationInterval>& rows, std::size_t from)
+{
+    using Row = sim::AllocationInterval;
+    std::vector<EncodedChunk> out;
+    for (const ChunkRange& c : chunksFrom(from, rows.size())) {
+        EncodedChunk chunk = chunkOf(ChunkTable::Intervals, c, 4);
+        addColumn(chunk, column<std::int32_t>(rows, c, [](const Row& r) { return r.job; }));
+        addColumn(chunk, column<std::int32_t>(rows, c, [](const Row& r) { return r.gpu; }));
+        addColumn(chunk, column<double>(rows, c, [](const Row& r) { return r.startS; }));
+        addColumn(chunk, column<double>(rows, c, [](const Row& r) { return r.endS; }));
+        out.push_back(std::move(chunk));
+    }
+    return out;
+}
+
+std::vector<EncodedChunk> encodeUtilization(const std::vector<sim::UtilizationSample>& rows, std::size_t from)
+{
+    std::vector<EncodedChunk> out;
+    for (const ChunkRange& c : chunksFrom(from, rows.size())) {
+        EncodedChunk chunk = chunkOf(ChunkTable::Utilization, c, 3);
+        std::size_t types = 0;
+        for (std::size_t i = c.first; i < c.end; ++i)
+            types = std::max(types, rows[i].busyByType.size());
+        std::vector<std::int32_t> byType;
+        byType.reserve(types * chunk.records);
+        for (std::size_t i = c.first; i < c.end; ++i) {
+            const auto& busy = rows[i].busyByType;
+            byType.insert(byType.end(), busy.begin(), busy.end());
+            byType.resize(byType.size() + types - busy.size(), 0); // a type a sample does not list has no busy GPU
+        }
+        chunk.gpuTypes = static_cast<std::int64_t>(types);
+        addColumn(chunk, column<double>(rows, c, [](const sim::UtilizationSample& r) { return r.timeS; }));
+        addColumn(chunk, column<std::int32_t>(rows, c, [](const sim::UtilizationSample& r) { return r.busyGpus; }));
+        addColumn(chunk, std::move(byType));
+        out.push_back(std::move(chunk));
+    }
+    return out;
+}
+
+std::vector<EncodedChunk> encodeDecisions(const std::vector<sim::DecisionTiming>& rows, std::size_t from)
+{
+    using Row = sim::DecisionTiming;
+    std::vector<EncodedChunk> out;
+    for (const ChunkRange& c : chunksFrom(from, rows.size())) {
+        EncodedChunk chunk = chunkOf(ChunkTable::Decisions, c, 4);
+        addColumn(chunk, column<double>(rows, c, [](const Row& r) { return r.simTimeS; }));
+        addColumn(chunk, column<double>(rows, c, [](const Row& r) { return r.wallS; }));
+        addColumn(chunk, column<std::int32_t>(rows, c, [](const Row& r) { return r.queued; }));
+        addColumn(chunk, column<std::int32_t>(rows, c, [](const Row& r) { return r.running; }));
+        out.push_back(std::move(chunk));
+    }
+    return out;
+}
+
+std::vector<EncodedChunk> encodeJobs(const std::string& storePath, const std::vector<sim::JobRecord>& rows,
+                                     const std::vector<std::uint32_t>& order, std::size_t from)
+{
+    constexpr std::size_t kInts = 10, kDoubles = 6;
+    // JobRecord marks times that did not happen with -1; the chunk with NaN (chunk_layout.h).
+    const auto time = [](double t) { return t >= 0 ? t : chunk::missingTime(); };
+    const bool withApps = std::any_of(order.begin(), order.end(), [&rows](std::uint32_t index) {
+        return index < rows.size() && !rows[index].app.empty();
+    });
+    std::vector<EncodedChunk> out;
+    for (const ChunkRange& c : chunksFrom(from, order.size())) {
+        EncodedChunk chunk = chunkOf(ChunkTable::Jobs, c, kInts + kDoubles + 1);
+        chunk.withApps = withApps;
+        std::array<std::vector<std::int32_t>, kInts> ints;
+        std::array<std::vector<double>, kDoubles> doubles;
+        std::vector<std::int32_t> apps;
+        LabelTable labels(storePath, "jobs");
+        LabelColumn model, user, gpuType, app;
+        for (std::size_t i = c.first; i < c.end; ++i) {
+            const std::uint32_t index = order[i];
+            if (index >= static_cast<std::uint32_t>(kMaxJobIndex))
+                throw Error(storePath, "jobs",
+                            fmt::format("job {} is past the {} jobs a run store holds", index, kMaxJobIndex));
+            const sim::JobRecord& j = rows[index];
+            const std::int32_t intValues[kInts] = {static_cast<std::int32_t>(index),
+                                                   labels.append(j.id),
+                                                   model.code(labels, j.model),
+                                                   user.code(labels, j.user),
+                                                   gpuType.code(labels, j.gpuType),
+                                                   j.gpus,
+                                                   j.restarts,
+                                                   j.nodes,
+                                                   j.demand,
+                                                   j.excludedFromAverage ? 1 : 0};
+            const double doubleValues[kDoubles] = {j.arrivalS,   time(j.startS), time(j.endS),
+                                                   j.gpuSeconds, j.costUsd,      j.idealS};
+            if (withApps)
+                apps.push_back(app.code(labels, j.app));
+            for (std::size_t k = 0; k < kInts; ++k)
+                ints[k].push_back(intValues[k]);
+            for (std::size_t k = 0; k < kDoubles; ++k)
+                doubles[k].push_back(doubleValues[k]);
+        }
+        chunk.labels = labels.take();
+        for (auto& v : ints)
+            addColumn(chunk, std::move(v));
+        for (auto& v : doubles)
+            addColumn(chunk, std::move(v));
+        if (withApps)
+            addColumn(chunk, std::move(apps));
+        out.push_back(std::move(chunk));
+    }
+    return out;
+}
+
+std::vector<EncodedChunk> encodeEvents(const std::string& storePath, const std::vector<sim::JobEvent>& rows,
+                                       std::size_t from)
+{
+    return encodeEventRows(storePath, rows, from,
+                           [](const sim::JobEvent& e) { return std::string_view(sim::toString(e.kind)); });
+}
+
+std::vector<EncodedChunk> encodeEvents(const std::string& storePath, const std::vector<StoredEvent>& rows,
+                                       std::size_t from)
+{
+    return encodeEventRows(storePath, rows, from, [](const StoredEvent& e) { return std::string_view(e.kind); });
+}
+
+std::vector<EncodedChunk> encodeRateSegments(const std::vector<sim::RateSegment>& rows, std::size_t from)
+{
+    using Row = sim::RateSegment;
+    std::vector<EncodedChunk> out;
+    for (const ChunkRange& c : chunksFrom(from, rows.size())) {
+        EncodedChunk chunk = chunkOf(ChunkTable::RateSegments, c, 5);
+        addColumn(chunk, column<std::int32_t>(rows, c, [](const Row& r) { return r.job; }));
+        addColumn(chunk, column<double>(rows, c, [](const Row& r) { return r.startS; }));
+        addColumn(chunk, column<double>(rows, c, [](const Row& r) { return r.endS; }));
+        addColumn(chunk, column<double>(rows, c, [](const Row& r) { return r.rate; }));
+        addColumn(chunk, column<double>(rows, c, [](const Row& r) { return r.samplesPerS; }));
+        out.push_back(std::move(chunk));
+    }
+    return out;
+}
+
+std::size_t recordsOf(const std::vector<EncodedChunk>& chunks)
+{
+    std::size_t n = 0;
+    for (const auto& c : chunks)
+        n += c.records;
+    return n;
+}
 
 struct ColumnChunkWriter::Impl
 {
-    Impl(Connection& c, std::int64_t id) : db(c), runId(id), labels(c.path()) {}
+    Impl(Connection& c, std::int64_t id) : db(c), runId(id) {}
 
-    /** Statements are leased on use, not when the writer is made: migrations write one table before the next one
-     *  exists. The connection keeps them prepared, so every run after the first finds them ready; the run id is
-     *  bound each time because several writers (a recorder's runs) share one connection's statements. */
-    CachedStatement statement(const char* sql)
+    /** The SQL that stores a chunk of `c`'s table. Statements are leased on use, not when the writer is made:
+     *  migrations write one table before the next one exists. The connection keeps them prepared, so every run
+     *  after the first finds them ready. */
+    static const char* insertSql(const EncodedChunk& c)
     {
-        CachedStatement s = db.cached(sql);
-        s->bind(1, runId);
-        return s;
-    }
-
-    CachedStatement intervals()
-    {
-        return statement("INSERT OR REPLACE INTO interval_chunks (run_id, chunk_index, first_record, "
-                         "records, job_index, gpu, start_s, end_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-    }
-    CachedStatement utilization()
-    {
-        return statement("INSERT OR REPLACE INTO utilization_chunks (run_id, chunk_index, first_record, records, "
-                         "gpu_types, time_s, busy_gpus, busy_by_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-    }
-    CachedStatement decisions()
-    {
-        return statement("INSERT OR REPLACE INTO decision_chunks (run_id, chunk_index, first_record, "
-                         "records, sim_time_s, wall_s, queued, running) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-                         "?7, ?8)");
-    }
-    CachedStatement jobs()
-    {
-        return statement("INSERT OR REPLACE INTO job_chunks (run_id, chunk_index, first_record, records, "
-                         "labels, job_index, job_id, model, user, gpu_type, gpus, restarts, nodes, demand, "
-                         "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
-                         "?18, ?19, ?20, ?21)");
-    }
-    /** The same with the jobs' apps (schema 9): only runs with apps use it, so migration 4, which writes job
-     *  chunks before the column exists, never needs it. */
-    CachedStatement jobsWithApps()
-    {
-        return statement("INSERT OR REPLACE INTO job_chunks (run_id, chunk_index, first_record, records, "
+        switch (c.table) {
+        case ChunkTable::Intervals:
+            return "INSERT OR REPLACE INTO interval_chunks (run_id, chunk_index, first_record, "
+                   "records, job_index, gpu, start_s, end_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+        case ChunkTable::Utilization:
+            return "INSERT OR REPLACE INTO utilization_chunks (run_id, chunk_index, first_record, records, "
+                   "gpu_types, time_s, busy_gpus, busy_by_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+        case ChunkTable::Decisions:
+            return "INSERT OR REPLACE INTO decision_chunks (run_id, chunk_index, first_record, "
+                   "records, sim_time_s, wall_s, queued, running) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                   "?7, ?8)";
+        case ChunkTable::Jobs:
+            // With the jobs' apps (schema 9) only for runs with apps, so migration 4, which writes job chunks
+            // before the column exists, never needs it.
+            return c.withApps
+                       ? "INSERT OR REPLACE INTO job_chunks (run_id, chunk_index, first_record, records, "
                          "labels, job_index, job_id, model, user, gpu_type, gpus, restarts, nodes, demand, "
                          "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s, app) "
                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
-                         "?18, ?19, ?20, ?21, ?22)");
-    }
-    CachedStatement events()
-    {
-        return statement("INSERT OR REPLACE INTO event_chunks (run_id, chunk_index, first_record, records, "
-                         "labels, job_index, time_s, kind, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+                         "?18, ?19, ?20, ?21, ?22)"
+                       : "INSERT OR REPLACE INTO job_chunks (run_id, chunk_index, first_record, records, "
+                         "labels, job_index, job_id, model, user, gpu_type, gpus, restarts, nodes, demand, "
+                         "excluded_from_average, arrival_s, start_s, end_s, gpu_seconds, cost_usd, ideal_s) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+                         "?18, ?19, ?20, ?21)";
+        case ChunkTable::Events:
+            return "INSERT OR REPLACE INTO event_chunks (run_id, chunk_index, first_record, records, "
+                   "labels, job_index, time_s, kind, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+        case ChunkTable::RateSegments:
+            return "INSERT OR REPLACE INTO rate_segment_chunks (run_id, chunk_index, first_record, "
+                   "records, job_index, start_s, end_s, rate_per_s, samples_per_s) VALUES (?1, ?2, "
+                   "?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+        }
+        return nullptr;
     }
 
-    CachedStatement segments()
+    void write(const EncodedChunk& c)
     {
-        return statement("INSERT OR REPLACE INTO rate_segment_chunks (run_id, chunk_index, first_record, "
-                         "records, job_index, start_s, end_s, rate_per_s, samples_per_s) VALUES (?1, ?2, "
-                         "?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-    }
-    CachedStatement dropIntervals() { return statement("DELETE FROM interval_chunks WHERE run_id = ?1"); }
-
-    static void bindHeader(Statement& s, const ChunkRange& c)
-    {
-        s.bind(2, static_cast<std::int64_t>(c.first / kChunkRows))
+        // The run id is bound each time because several writers (a recorder's runs) share one connection's
+        // statements. Every value is bound without a copy: the chunk outlives the step.
+        const CachedStatement lease = db.cached(insertSql(c));
+        Statement& st = *lease;
+        st.bind(1, runId)
+            .bind(2, static_cast<std::int64_t>(c.first / kChunkRows))
             .bind(3, static_cast<std::int64_t>(c.first))
-            .bind(4, static_cast<std::int64_t>(c.end - c.first));
+            .bind(4, static_cast<std::int64_t>(c.records));
+        int next = 5;
+        if (c.table == ChunkTable::Jobs || c.table == ChunkTable::Events)
+            st.bindStaticBlob(next++, c.labels.data(), c.labels.size());
+        else if (c.table == ChunkTable::Utilization)
+            st.bind(next++, c.gpuTypes);
+        for (const ChunkColumn& column : c.columns)
+            std::visit(
+                [&](const auto& values) {
+                    st.bindStaticBlob(next++, values.data(), values.size() * sizeof(values.front()));
+                },
+                column);
+        st.run();
     }
 
     Connection& db;
     std::int64_t runId;
-    // Column buffers, reused: statements bind them without copying.
-    std::vector<std::int32_t> i0, i1, i2;
-    std::vector<double> d0, d1, d2, d3;
-    static constexpr int kJobInts = 10, kJobDoubles = 6;
-    std::array<std::vector<std::int32_t>, kJobInts> jobInts;
-    std::array<std::vector<double>, kJobDoubles> jobDoubles;
-    LabelTable labels;
-
-    /** Event chunks from records [from, rows.size()); `kindOf(row)` names a row's kind. */
-    template <typename Row, typename KindOf>
-    std::size_t writeEvents(const std::vector<Row>& rows, std::size_t from, KindOf kindOf)
-    {
-        std::size_t written = 0;
-        labels.setTable("job_events");
-        for (const ChunkRange& c : chunksFrom(from, rows.size())) {
-            i0.clear(), i1.clear(), i2.clear(), d0.clear();
-            labels.clear();
-            LabelColumn kind, detail;
-            for (std::size_t i = c.first; i < c.end; ++i) {
-                const Row& e = rows[i];
-                i0.push_back(e.job);
-                d0.push_back(e.timeS);
-                i1.push_back(kind.code(labels, kindOf(e)));
-                i2.push_back(detail.code(labels, e.detail));
-            }
-            const CachedStatement lease = events();
-            Statement& st = *lease;
-            bindHeader(st, c);
-            st.bindStaticBlob(5, labels.blob().data(), labels.blob().size());
-            bindColumn(st, 6, i0);
-            bindColumn(st, 7, d0);
-            bindColumn(st, 8, i1);
-            bindColumn(st, 9, i2);
-            st.run();
-            written += c.end - c.first;
-        }
-        labels.setTable("jobs");
-        return written;
-    }
 };
 
 ColumnChunkWriter::ColumnChunkWriter(Connection& db, std::int64_t runId) : m(std::make_unique<Impl>(db, runId))
@@ -224,180 +373,54 @@ ColumnChunkWriter::ColumnChunkWriter(Connection& db, std::int64_t runId) : m(std
 
 ColumnChunkWriter::~ColumnChunkWriter() = default;
 
+std::size_t ColumnChunkWriter::write(const std::vector<EncodedChunk>& chunks)
+{
+    for (const EncodedChunk& c : chunks)
+        m->write(c);
+    return recordsOf(chunks);
+}
+
 std::size_t ColumnChunkWriter::writeIntervals(const std::vector<sim::AllocationInterval>& rows, std::size_t from)
 {
-    std::size_t written = 0;
-    for (const ChunkRange& c : chunksFrom(from, rows.size())) {
-        m->i0.clear(), m->i1.clear(), m->d0.clear(), m->d1.clear();
-        for (std::size_t i = c.first; i < c.end; ++i) {
-            m->i0.push_back(rows[i].job);
-            m->i1.push_back(rows[i].gpu);
-            m->d0.push_back(rows[i].startS);
-            m->d1.push_back(rows[i].endS);
-        }
-        const CachedStatement lease = m->intervals();
-        Statement& st = *lease;
-        Impl::bindHeader(st, c);
-        bindColumn(st, 5, m->i0);
-        bindColumn(st, 6, m->i1);
-        bindColumn(st, 7, m->d0);
-        bindColumn(st, 8, m->d1);
-        st.run();
-        written += c.end - c.first;
-    }
-    return written;
+    return write(encodeIntervals(rows, from));
 }
 
 std::size_t ColumnChunkWriter::writeUtilization(const std::vector<sim::UtilizationSample>& rows, std::size_t from)
 {
-    std::size_t written = 0;
-    for (const ChunkRange& c : chunksFrom(from, rows.size())) {
-        std::size_t types = 0;
-        for (std::size_t i = c.first; i < c.end; ++i)
-            types = std::max(types, rows[i].busyByType.size());
-        m->d0.clear(), m->i0.clear(), m->i1.clear();
-        for (std::size_t i = c.first; i < c.end; ++i) {
-            m->d0.push_back(rows[i].timeS);
-            m->i0.push_back(rows[i].busyGpus);
-            const auto& byType = rows[i].busyByType;
-            m->i1.insert(m->i1.end(), byType.begin(), byType.end());
-            m->i1.resize(m->i1.size() + types - byType.size(), 0); // a type a sample does not list has no busy GPU
-        }
-        const CachedStatement lease = m->utilization();
-        Statement& st = *lease;
-        Impl::bindHeader(st, c);
-        st.bind(5, static_cast<std::int64_t>(types));
-        bindColumn(st, 6, m->d0);
-        bindColumn(st, 7, m->i0);
-        bindColumn(st, 8, m->i1);
-        st.run();
-        written += c.end - c.first;
-    }
-    return written;
+    return write(encodeUtilization(rows, from));
 }
 
 std::size_t ColumnChunkWriter::writeDecisions(const std::vector<sim::DecisionTiming>& rows, std::size_t from)
 {
-    std::size_t written = 0;
-    for (const ChunkRange& c : chunksFrom(from, rows.size())) {
-        m->d0.clear(), m->d1.clear(), m->i0.clear(), m->i1.clear();
-        for (std::size_t i = c.first; i < c.end; ++i) {
-            m->d0.push_back(rows[i].simTimeS);
-            m->d1.push_back(rows[i].wallS);
-            m->i0.push_back(rows[i].queued);
-            m->i1.push_back(rows[i].running);
-        }
-        const CachedStatement lease = m->decisions();
-        Statement& st = *lease;
-        Impl::bindHeader(st, c);
-        bindColumn(st, 5, m->d0);
-        bindColumn(st, 6, m->d1);
-        bindColumn(st, 7, m->i0);
-        bindColumn(st, 8, m->i1);
-        st.run();
-        written += c.end - c.first;
-    }
-    return written;
+    return write(encodeDecisions(rows, from));
 }
 
 std::size_t ColumnChunkWriter::writeJobs(const std::vector<sim::JobRecord>& rows,
                                          const std::vector<std::uint32_t>& order, std::size_t from)
 {
-    // JobRecord marks times that did not happen with -1; the chunk with NaN (chunk_layout.h).
-    const auto time = [](double t) { return t >= 0 ? t : chunk::missingTime(); };
-    std::size_t written = 0;
-    const bool withApps = std::any_of(order.begin(), order.end(), [&rows](std::uint32_t index) {
-        return index < rows.size() && !rows[index].app.empty();
-    });
-    std::vector<std::int32_t> apps;
-    for (const ChunkRange& c : chunksFrom(from, order.size())) {
-        apps.clear();
-        for (auto& v : m->jobInts)
-            v.clear();
-        for (auto& v : m->jobDoubles)
-            v.clear();
-        m->labels.clear();
-        LabelColumn model, user, gpuType, app;
-        for (std::size_t i = c.first; i < c.end; ++i) {
-            const std::uint32_t index = order[i];
-            if (index >= static_cast<std::uint32_t>(kMaxJobIndex))
-                throw Error(m->db.path(), "jobs",
-                            fmt::format("job {} is past the {} jobs a run store holds", index, kMaxJobIndex));
-            const sim::JobRecord& j = rows[index];
-            const std::int32_t ints[Impl::kJobInts] = {static_cast<std::int32_t>(index),
-                                                       m->labels.append(j.id),
-                                                       model.code(m->labels, j.model),
-                                                       user.code(m->labels, j.user),
-                                                       gpuType.code(m->labels, j.gpuType),
-                                                       j.gpus,
-                                                       j.restarts,
-                                                       j.nodes,
-                                                       j.demand,
-                                                       j.excludedFromAverage ? 1 : 0};
-            const double doubles[Impl::kJobDoubles] = {j.arrivalS,   time(j.startS), time(j.endS),
-                                                       j.gpuSeconds, j.costUsd,      j.idealS};
-            if (withApps)
-                apps.push_back(app.code(m->labels, j.app));
-            for (int k = 0; k < Impl::kJobInts; ++k)
-                m->jobInts[static_cast<std::size_t>(k)].push_back(ints[k]);
-            for (int k = 0; k < Impl::kJobDoubles; ++k)
-                m->jobDoubles[static_cast<std::size_t>(k)].push_back(doubles[k]);
-        }
-        const CachedStatement lease = withApps ? m->jobsWithApps() : m->jobs();
-        Statement& st = *lease;
-        Impl::bindHeader(st, c);
-        st.bindStaticBlob(5, m->labels.blob().data(), m->labels.blob().size());
-        for (int k = 0; k < Impl::kJobInts; ++k)
-            bindColumn(st, 6 + k, m->jobInts[static_cast<std::size_t>(k)]);
-        for (int k = 0; k < Impl::kJobDoubles; ++k)
-            bindColumn(st, 6 + Impl::kJobInts + k, m->jobDoubles[static_cast<std::size_t>(k)]);
-        if (withApps)
-            bindColumn(st, 6 + Impl::kJobInts + Impl::kJobDoubles, apps);
-        st.run();
-        written += c.end - c.first;
-    }
-    return written;
+    return write(encodeJobs(m->db.path(), rows, order, from));
 }
 
 std::size_t ColumnChunkWriter::writeEvents(const std::vector<sim::JobEvent>& rows, std::size_t from)
 {
-    return m->writeEvents(rows, from, [](const sim::JobEvent& e) { return std::string_view(sim::toString(e.kind)); });
+    return write(encodeEvents(m->db.path(), rows, from));
 }
 
 std::size_t ColumnChunkWriter::writeEvents(const std::vector<StoredEvent>& rows, std::size_t from)
 {
-    return m->writeEvents(rows, from, [](const StoredEvent& e) { return std::string_view(e.kind); });
+    return write(encodeEvents(m->db.path(), rows, from));
 }
 
 std::size_t ColumnChunkWriter::writeRateSegments(const std::vector<sim::RateSegment>& rows, std::size_t from)
 {
-    std::size_t written = 0;
-    for (const ChunkRange& c : chunksFrom(from, rows.size())) {
-        m->i0.clear(), m->d0.clear(), m->d1.clear(), m->d2.clear(), m->d3.clear();
-        for (std::size_t i = c.first; i < c.end; ++i) {
-            m->i0.push_back(rows[i].job);
-            m->d0.push_back(rows[i].startS);
-            m->d1.push_back(rows[i].endS);
-            m->d2.push_back(rows[i].rate);
-            m->d3.push_back(rows[i].samplesPerS);
-        }
-        const CachedStatement lease = m->segments();
-        Statement& st = *lease;
-        Impl::bindHeader(st, c);
-        bindColumn(st, 5, m->i0);
-        bindColumn(st, 6, m->d0);
-        bindColumn(st, 7, m->d1);
-        bindColumn(st, 8, m->d2);
-        bindColumn(st, 9, m->d3);
-        st.run();
-        written += c.end - c.first;
-    }
-    return written;
+    return write(encodeRateSegments(rows, from));
 }
 
 void ColumnChunkWriter::deleteIntervals()
 {
-    m->dropIntervals()->run();
+    auto drop = m->db.cached("DELETE FROM interval_chunks WHERE run_id = ?1");
+    drop->bind(1, m->runId);
+    drop->run();
 }
 
 } // namespace orrery::store

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace orrery::store {
@@ -30,6 +31,48 @@ struct StoredEvent
     std::string kind;
     std::string detail;
 };
+
+/** The tables of column chunks. */
+enum class ChunkTable { Intervals, Utilization, Decisions, Jobs, Events, RateSegments };
+
+/** One column of a chunk, already in the stored (little-endian) byte order. */
+using ChunkColumn = std::variant<std::vector<std::int32_t>, std::vector<double>>;
+
+/**
+ * A chunk as its table's row holds it, less the run id: what the encoders below make without a connection, so
+ * that a sweep's simulating threads encode their runs and its one store writer only binds and steps
+ * (RunStore::storeRuns with prepared runs, prepared_run.h).
+ */
+struct EncodedChunk
+{
+    ChunkTable table = ChunkTable::Intervals;
+    std::size_t first = 0;            ///< the chunk's first record: chunk_index is first / kChunkRows
+    std::size_t records = 0;          ///< records it holds
+    std::string labels;               ///< Jobs and Events: the chunk's string dictionary (chunk_layout.h)
+    std::int64_t gpuTypes = 0;        ///< Utilization: values of busy_by_type per sample
+    bool withApps = false;            ///< Jobs: the last column is the jobs' apps (schema 9)
+    std::vector<ChunkColumn> columns; ///< in the table's column order
+};
+
+/*
+ * The encoders: the chunks that hold records [from, rows.size()), whole chunks, the first one from its start (a
+ * growing series rewrites its last, partial chunk). `storePath` names the store in the errors (a label with a
+ * NUL byte, a job index past kMaxJobIndex: orrery::Error).
+ */
+std::vector<EncodedChunk> encodeIntervals(const std::vector<sim::AllocationInterval>& rows, std::size_t from);
+std::vector<EncodedChunk> encodeUtilization(const std::vector<sim::UtilizationSample>& rows, std::size_t from);
+std::vector<EncodedChunk> encodeDecisions(const std::vector<sim::DecisionTiming>& rows, std::size_t from);
+/** Jobs in the order they became final: records [from, order.size()) of `order`, indices into `jobs`. */
+std::vector<EncodedChunk> encodeJobs(const std::string& storePath, const std::vector<sim::JobRecord>& jobs,
+                                     const std::vector<std::uint32_t>& order, std::size_t from);
+std::vector<EncodedChunk> encodeEvents(const std::string& storePath, const std::vector<sim::JobEvent>& rows,
+                                       std::size_t from);
+std::vector<EncodedChunk> encodeEvents(const std::string& storePath, const std::vector<StoredEvent>& rows,
+                                       std::size_t from);
+std::vector<EncodedChunk> encodeRateSegments(const std::vector<sim::RateSegment>& rows, std::size_t from);
+
+/** Records the chunks hold, summed. */
+std::size_t recordsOf(const std::vector<EncodedChunk>& chunks);
 
 /**
  * Appends one run's series chunk by chunk. A write starts at the chunk that
@@ -64,6 +107,8 @@ public:
     /** Rate segments (schema 7, rate_segment_chunks), written once the run has ended: the engine extends a job's last
      * segment. */
     std::size_t writeRateSegments(const std::vector<sim::RateSegment>& rows, std::size_t from);
+    /** Writes chunks an encoder made (replacing any of the same index); returns the records they hold. */
+    std::size_t write(const std::vector<EncodedChunk>& chunks);
     /** Removes the run's interval chunks (the series is about to be written again in another order). */
     void deleteIntervals();
 

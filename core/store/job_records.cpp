@@ -42,24 +42,36 @@ std::string jobExtrasJson(const sim::JobRecord& j)
     return o.empty() ? std::string() : o.dump();
 }
 
+std::vector<JobExtrasRow> encodeJobExtras(const std::vector<sim::JobRecord>& jobs,
+                                          const std::vector<std::uint32_t>& order, std::size_t from)
+{
+    std::vector<JobExtrasRow> out;
+    for (std::size_t k = from; k < order.size(); ++k) {
+        std::string text = jobExtrasJson(jobs[order[k]]);
+        if (!text.empty())
+            out.push_back({static_cast<std::int64_t>(order[k]), std::move(text)});
+    }
+    return out;
+}
+
+std::size_t writeJobExtras(Connection& db, std::int64_t runId, const std::vector<JobExtrasRow>& rows)
+{
+    if (rows.empty())
+        return 0;
+    // A plain INSERT (a job's extras are written once): OR REPLACE with foreign keys on makes SQLite keep a
+    // statement journal for every row, which it writes to a temporary file, two write() calls a row.
+    auto insert = db.cached("INSERT INTO job_extras (run_id, job_index, extras) VALUES (?1, ?2, ?3)");
+    for (const JobExtrasRow& row : rows) {
+        insert->bind(1, runId).bind(2, row.jobIndex).bindStatic(3, row.json);
+        insert->run();
+    }
+    return rows.size();
+}
+
 std::size_t writeJobExtras(Connection& db, std::int64_t runId, const std::vector<sim::JobRecord>& jobs,
                            const std::vector<std::uint32_t>& order, std::size_t from)
 {
-    std::optional<CachedStatement> insert;
-    std::size_t rows = 0;
-    for (std::size_t k = from; k < order.size(); ++k) {
-        const std::string text = jobExtrasJson(jobs[order[k]]);
-        if (text.empty())
-            continue;
-        // A plain INSERT (a job's extras are written once): OR REPLACE with foreign keys on makes SQLite keep a
-        // statement journal for every row, which it writes to a temporary file, two write() calls a row.
-        if (!insert)
-            insert.emplace(db.cached("INSERT INTO job_extras (run_id, job_index, extras) VALUES (?1, ?2, ?3)"));
-        (*insert)->bind(1, runId).bind(2, static_cast<std::int64_t>(order[k])).bind(3, text);
-        (*insert)->run();
-        ++rows;
-    }
-    return rows;
+    return writeJobExtras(db, runId, encodeJobExtras(jobs, order, from));
 }
 
 std::size_t writeSeries(Connection& db, std::int64_t runId, const std::vector<sim::MetricSeries>& series)

@@ -21,6 +21,18 @@ class Connection;
 /** A job's extras object as JSON text, empty when the job has none (the default: nothing is written). */
 std::string jobExtrasJson(const sim::JobRecord& job);
 
+/** A row of `job_extras`, less the run id. */
+struct JobExtrasRow
+{
+    std::int64_t jobIndex = 0;
+    std::string json; ///< jobExtrasJson
+};
+
+/** The rows of jobs order[from..] (job indices into `jobs`) that have extras, built without a connection. */
+std::vector<JobExtrasRow> encodeJobExtras(const std::vector<sim::JobRecord>& jobs,
+                                          const std::vector<std::uint32_t>& order, std::size_t from);
+/** Writes rows encodeJobExtras made; returns how many. */
+std::size_t writeJobExtras(Connection& db, std::int64_t runId, const std::vector<JobExtrasRow>& rows);
 /** Writes the extras of jobs order[from..] (job indices into `jobs`); returns the rows written. */
 std::size_t writeJobExtras(Connection& db, std::int64_t runId, const std::vector<sim::JobRecord>& jobs,
                            const std::vector<std::uint32_t>& order, std::size_t from);

@@ -5,6 +5,7 @@
 #include "store/gpu_types_table.h"
 #include "store/job_records.h"
 #include "store/process_identity.h"
+#include "store/run_summary_row.h"
 #include "store/run_uid.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
@@ -282,20 +283,26 @@ void RunStore::recoverInterrupted()
 
 std::int64_t RunStore::storeScenario(const std::string& name, const std::string& json)
 {
-    const std::string hash = util::fnv1a64Hex(json);
+    // A transaction of its own, so that no other process inserts the same scenario between the look-up and the
+    // insert.
     Transaction tx(*m_db);
+    const std::int64_t id = findOrInsertScenario(name, json, util::fnv1a64Hex(json));
+    tx.commit();
+    return id;
+}
+
+std::int64_t RunStore::findOrInsertScenario(const std::string& name, const std::string& json, const std::string& hash)
+{
     {
         auto find = m_db->cached("SELECT id FROM scenarios WHERE content_hash = ?1 AND json = ?2");
         find->bindStatic(1, hash).bindStatic(2, json);
         if (find->step())
-            return find->columnInt(0); // nothing written: the transaction rolls back harmlessly
+            return find->columnInt(0);
     }
     auto insert = m_db->cached("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES (?1, ?2, ?3, ?4)");
-    insert->bind(1, name).bind(2, hash).bind(3, json).bind(4, utcNowIso());
+    insert->bindStatic(1, name).bindStatic(2, hash).bindStatic(3, json).bind(4, utcNowIso());
     insert->run();
-    const auto id = m_db->lastInsertRowId();
-    tx.commit();
-    return id;
+    return m_db->lastInsertRowId();
 }
 
 std::string RunStore::scenarioJson(std::int64_t scenarioId)
@@ -335,54 +342,124 @@ RunWriter RunStore::beginRun(const RunInfo& info, int batchRows)
         tag->run();
     }
     writeGpuTypes(*m_db, runId, info.gpuTypes, info.gpusByType, info.priceUsdPerHourByType);
-    auto gpu = m_db->cached("INSERT INTO gpus (run_id, gpu, node_index, node, gpu_type) VALUES (?1, ?2, ?3, ?4, ?5)");
-    gpu->bind(1, runId);
-    for (int g = 0; g < info.layout.gpuCount(); ++g) {
-        const int node = info.layout.gpuNode[static_cast<std::size_t>(g)];
-        gpu->bind(2, g)
-            .bind(3, node)
-            .bindStatic(4, info.layout.nodeNames.at(static_cast<std::size_t>(node)))
-            .bindStatic(5, info.layout.gpuTypes[static_cast<std::size_t>(g)]);
-        gpu->run();
-    }
+    writeGpus(runId, info.layout);
     tx.commit();
     return RunWriter(*m_db, runId, batchRows);
 }
 
-std::int64_t RunStore::writeRun(const RunInfo& info, const sim::RunResult& result)
+void RunStore::writeGpus(std::int64_t runId, const hardware::GpuLayout& layout)
 {
-    // The result is the authority on what ran.
-    RunInfo actual = info;
-    actual.policy = result.policy;
-    actual.seed = result.seed;
-    // One batch for the whole run: nothing to lose mid-way, and one commit is the fastest.
-    RunWriter writer = beginRun(actual, std::numeric_limits<int>::max());
-    writer.finish(result, result.cancelled ? RunStatus::Cancelled : RunStatus::Completed);
-    return writer.runId();
+    auto gpu = m_db->cached("INSERT INTO gpus (run_id, gpu, node_index, node, gpu_type) VALUES (?1, ?2, ?3, ?4, ?5)");
+    gpu->bind(1, runId);
+    for (int g = 0; g < layout.gpuCount(); ++g) {
+        const int node = layout.gpuNode[static_cast<std::size_t>(g)];
+        gpu->bind(2, g)
+            .bind(3, node)
+            .bindStatic(4, layout.nodeNames.at(static_cast<std::size_t>(node)))
+            .bindStatic(5, layout.gpuTypes[static_cast<std::size_t>(g)]);
+        gpu->run();
+    }
+}
+
+std::int64_t RunStore::writeRun(const PreparedRun& prepared)
+{
+    // The rows a run writer leaves for a run begun and finished at once (beginRun, RunWriter::finish): the run's row
+    // is inserted as it ends rather than inserted running and updated, so the writer steps fewer statements.
+    const RunInfo& info = prepared.info;
+    const std::int64_t scenarioId = findOrInsertScenario(info.scenarioName, info.scenarioJson, prepared.scenarioHash);
+    auto run = m_db->cached(
+        "INSERT INTO runs (scenario_id, policy, options_json, seed, orrery_version, started_at, status, writer_pid, "
+        "writer_start_ticks, writer_host, uid, finished_at, error, job_count, finished_job_count, avg_jct_s, "
+        "makespan_s, cost_usd, sim_wall_s, events, total_gpus, dropped_job_count) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, NULL, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+        "?21)");
+    const std::string startedAt = utcNowIso();
+    run->bind(1, scenarioId)
+        .bindStatic(2, info.policy)
+        .bindStatic(3, info.optionsJson)
+        .bind(4, static_cast<std::int64_t>(info.seed))
+        .bind(5, kVersion)
+        .bind(6, startedAt)
+        .bind(7, toString(prepared.status))
+        .bind(8, prepared.writer.pid)
+        .bind(9, prepared.writer.startTicks)
+        .bindStatic(10, prepared.writer.host)
+        .bind(11, newRunUid())
+        .bind(12, utcNowIso());
+    bindSummaryRow(*run, 13, prepared.summary);
+    run->run();
+    const std::int64_t runId = m_db->lastInsertRowId();
+    if (info.sweep) {
+        // In the run's own transaction: a point is never stored without its tag, so resuming finds it.
+        auto tag = m_db->cached("INSERT INTO sweep_points (run_id, sweep, point_key, axes) VALUES (?1, ?2, ?3, ?4)");
+        tag->bind(1, runId)
+            .bindStatic(2, info.sweep->sweep)
+            .bindStatic(3, info.sweep->pointKey)
+            .bindStatic(4, info.sweep->axesJson);
+        tag->run();
+    }
+    // The result is the authority on the cluster it ran on.
+    writeGpuTypes(*m_db, runId, prepared.gpuTypes, prepared.gpusByType, prepared.priceUsdPerHourByType);
+    writeGpus(runId, info.layout);
+    ColumnChunkWriter(*m_db, runId).write(prepared.chunks);
+    writeJobExtras(*m_db, runId, prepared.jobExtras);
+    if (!prepared.series.empty())
+        writeSeries(*m_db, runId, prepared.series);
+    return runId;
 }
 
 std::int64_t RunStore::storeRun(const RunInfo& info, const sim::RunResult& result)
 {
-    // beginRun and the writer commit as they go; inside this transaction those commits are savepoints, so a run
-    // that fails half-way (a label the store cannot keep) leaves nothing behind.
+    // All or nothing: a run that cannot be stored (a label the store cannot keep) throws before or while it is
+    // written and leaves nothing behind.
+    const PreparedRun prepared = prepareRun(m_path, info, result);
     Transaction tx(*m_db);
-    const std::int64_t id = writeRun(info, result);
+    const std::int64_t id = writeRun(prepared);
     tx.commit();
     return id;
 }
 
 std::vector<RunStore::StoredOutcome> RunStore::storeRuns(const std::vector<RunToStore>& runs)
 {
+    std::vector<PreparedRun> prepared;
+    prepared.reserve(runs.size());
+    std::vector<std::string> errors(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        try {
+            prepared.push_back(prepareRun(m_path, *runs[i].info, *runs[i].result));
+        } catch (const std::exception& e) {
+            errors[i] = e.what();
+            prepared.emplace_back(); // a placeholder, not stored
+        }
+    }
+    std::vector<const PreparedRun*> toStore;
+    std::vector<std::size_t> indexOf;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (errors[i].empty()) {
+            toStore.push_back(&prepared[i]);
+            indexOf.push_back(i);
+        }
+    const auto stored = storeRuns(toStore);
+    std::vector<StoredOutcome> out(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        out[i].error = errors[i];
+    for (std::size_t k = 0; k < stored.size(); ++k)
+        out[indexOf[k]] = stored[k];
+    return out;
+}
+
+std::vector<RunStore::StoredOutcome> RunStore::storeRuns(const std::vector<const PreparedRun*>& runs)
+{
     std::vector<StoredOutcome> out(runs.size());
     Transaction batch(*m_db);
     for (std::size_t i = 0; i < runs.size(); ++i) {
         try {
             Transaction one(*m_db);
-            out[i].runId = writeRun(*runs[i].info, *runs[i].result);
+            out[i].runId = writeRun(*runs[i]);
             one.commit();
         } catch (const std::exception& e) {
-            // A run of its own making (a label the store cannot keep) is left out and the batch goes on; a failure
-            // that took the transaction with it (disk full, I/O) takes the whole batch.
+            // A run of its own making is left out and the batch goes on; a failure that took the transaction with it
+            // (disk full, I/O) takes the whole batch.
             if (!m_db->inTransaction())
                 throw;
             out[i] = {0, e.what()};

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sim/run_result.h"
+#include "store/prepared_run.h"
 #include "store/run_record.h"
 #include "store/run_writer.h"
 
@@ -86,6 +87,11 @@ public:
      * held past the timeout) throws and stores none of them, as does a process killed before the commit.
      */
     std::vector<StoredOutcome> storeRuns(const std::vector<RunToStore>& runs);
+    /**
+     * The same for runs prepared beforehand (prepareRun, on any thread): this only binds their rows and steps the
+     * statements, which is all a sweep's one writer does. The rows are those of storeRuns above.
+     */
+    std::vector<StoredOutcome> storeRuns(const std::vector<const PreparedRun*>& runs);
 
     std::vector<RunRecord> listRuns(const RunFilter& filter = {});
     std::optional<RunRecord> findRun(std::int64_t id);
@@ -113,8 +119,12 @@ public:
     bool readOnly() const;
 
 private:
-    /** A whole run through beginRun and its writer, inside the caller's transaction. */
-    std::int64_t writeRun(const RunInfo& info, const sim::RunResult& result);
+    /** A whole run, inside the caller's transaction. */
+    std::int64_t writeRun(const PreparedRun& run);
+    /** The scenario's id, inserted when the store lacks it, inside the caller's transaction. */
+    std::int64_t findOrInsertScenario(const std::string& name, const std::string& json, const std::string& hash);
+    /** The run's rows of `gpus`: node and type of every GPU. */
+    void writeGpus(std::int64_t runId, const hardware::GpuLayout& layout);
     void recoverInterrupted();
     void refuseIfDamaged();
     void markDeadWriters(RunRecord& r) const;

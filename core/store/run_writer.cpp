@@ -1,9 +1,9 @@
 #include "store/run_writer.h"
 
-#include "metrics/metrics.h"
 #include "store/column_chunks.h"
 #include "store/gpu_types_table.h"
 #include "store/job_records.h"
+#include "store/run_summary_row.h"
 #include "store/sqlite.h"
 #include "store/timestamp.h"
 
@@ -152,16 +152,7 @@ struct RunWriter::Impl
         else
             update.bind(3, error);
         if (result) {
-            const metrics::Summary s = metrics::summarize(*result, metrics::SummaryScope::Headline);
-            update.bind(5, s.jobs)
-                .bind(6, s.jobsCompleted)
-                .bind(7, s.jobsCompleted > 0 ? std::optional<double>(s.avgJctS) : std::nullopt)
-                .bind(8, s.makespanS)
-                .bind(9, s.costUsd)
-                .bind(10, s.wallS)
-                .bind(11, static_cast<std::int64_t>(result->events))
-                .bind(12, result->totalGpus)
-                .bind(13, s.jobsDropped);
+            bindSummaryRow(update, 5, summaryRowOf(*result));
             // The result is the authority on the cluster it ran on.
             writeGpuTypes(db, runId, result->gpuTypes, result->gpusByType, result->priceUsdPerHourByType);
         } else {

@@ -6,15 +6,9 @@ FinishedPoints::FinishedPoints(std::size_t maxPoints, std::size_t maxRecords)
     : m_maxPoints(maxPoints), m_maxRecords(maxRecords)
 {}
 
-std::size_t FinishedPoints::recordsOf(const sim::RunResult& r)
-{
-    return r.jobs.size() + r.intervals.size() + r.utilization.size() + r.decisions.size() + r.jobEvents.size() +
-           r.rateSegments.size();
-}
-
 void FinishedPoints::push(FinishedPoint point)
 {
-    const std::size_t records = recordsOf(point.result);
+    const std::size_t records = point.run.records;
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [&] {
         return m_points.empty() || (m_points.size() < m_maxPoints && m_records + records <= m_maxRecords);
@@ -40,7 +34,7 @@ std::vector<FinishedPoint> FinishedPoints::take(std::size_t most)
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [&] { return !m_points.empty() || m_closed; });
     while (!m_points.empty() && out.size() < most) {
-        m_records -= recordsOf(m_points.front().result);
+        m_records -= m_points.front().run.records;
         out.push_back(std::move(m_points.front()));
         m_points.pop_front();
     }

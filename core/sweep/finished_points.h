@@ -1,7 +1,6 @@
 #pragma once
 
-#include "sim/run_result.h"
-#include "store/run_record.h"
+#include "store/prepared_run.h"
 
 #include <condition_variable>
 #include <cstddef>
@@ -11,12 +10,11 @@
 
 namespace orrery::sweep {
 
-/** A point simulated to its end, with the run info it is stored under. */
+/** A point simulated to its end, prepared for the store by the thread that simulated it (store::prepareRun). */
 struct FinishedPoint
 {
     std::size_t index = 0; ///< into SweepPlan::points
-    store::RunInfo info;
-    sim::RunResult result;
+    store::PreparedRun run;
 };
 
 /**
@@ -25,9 +23,9 @@ struct FinishedPoint
  * with several simulations and a point is simulated while the one before is written.
  *
  * Bounded by points, so that a stop stores at most that many more finished points, and by records (jobs,
- * intervals, samples, decisions, events of the queued results), so that a simulation that gets ahead of the store
- * waits rather than holding run after run in memory (a Philly run is ~21 MB stored). A point is always taken when
- * the queue is empty, however large.
+ * intervals, samples, decisions, events of the queued runs, store::PreparedRun::records), so that a simulation that
+ * gets ahead of the store waits rather than holding run after run in memory (a Philly run is ~21 MB stored). A point is
+ * always taken when the queue is empty, however large.
  */
 class FinishedPoints
 {
@@ -41,9 +39,6 @@ public:
     /** Waits for a point (or close()) and takes up to `most` of the queued points, oldest first; empty once closed
      *  and drained. */
     std::vector<FinishedPoint> take(std::size_t most);
-
-    /** The records a result holds, as the bound counts them. */
-    static std::size_t recordsOf(const sim::RunResult& r);
 
 private:
     std::mutex m_mutex;

@@ -1,5 +1,6 @@
 #include "sweep/sweep_runner.h"
 
+#include "io/error.h"
 #include "io/run_info.h"
 #include "sched/registry.h"
 #include "sim/simulator.h"
@@ -13,6 +14,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -25,7 +27,7 @@ using Clock = std::chrono::steady_clock;
 /** Most points stored in one transaction: a batch holds the store's lock (shared with the GUI's other store users)
  *  for its whole write, ~30 ms for 64 default-scenario runs. */
 constexpr std::size_t kMaxBatch = 64;
-/** Records (FinishedPoints::recordsOf) simulated and waiting for the store at most: ~40 MB of results. */
+/** Records (store::PreparedRun::records) simulated and waiting for the store at most: ~40 MB of encoded runs. */
 constexpr std::size_t kMaxQueuedRecords = std::size_t{1} << 20;
 
 double seconds(Clock::duration d)
@@ -124,14 +126,30 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         summary.failures.push_back(std::move(f));
     };
 
+    // A finished point is prepared for the store (its rows built, its chunks encoded) by the thread that has it, so
+    // that the one writer only binds and steps statements: the writer is the sweep's serial part. A point the store
+    // cannot keep is stored failed with the reason, as one whose simulation throws. Returns the time it took.
+    const auto prepare = [&](const SweepPoint& p, const sim::RunResult& result,
+                             std::vector<FinishedPoint>& to) -> std::optional<double> {
+        const auto t0 = Clock::now();
+        try {
+            to.push_back({p.index, store::prepareRun(store.path(), infoOf(p), result)});
+        } catch (const Error& e) {
+            storeFailure(p, e.what());
+            ended(true);
+            return std::nullopt;
+        }
+        return seconds(Clock::now() - t0);
+    };
+
     // Finished points are stored by this thread alone, as many as have finished since its last write in one
     // transaction (RunStore::storeRuns): when the store falls behind the simulations, its batches grow instead of
     // its queue of commits. A point that cannot be stored is stored failed with the reason, as one that throws.
     const auto storeBatch = [&](std::vector<FinishedPoint>& batch) {
-        std::vector<store::RunStore::RunToStore> runs;
+        std::vector<const store::PreparedRun*> runs;
         runs.reserve(batch.size());
         for (const auto& f : batch)
-            runs.push_back({&f.info, &f.result});
+            runs.push_back(&f.run);
         std::vector<store::RunStore::StoredOutcome> outcomes;
         std::string batchError;
         const auto t0 = Clock::now();
@@ -173,7 +191,8 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
             simulate.push_back(i);
             continue;
         }
-        sampledBatch.push_back({i, infoOf(plan.points[i]), std::move(it->second->result)});
+        if (const auto encodeS = prepare(plan.points[i], it->second->result, sampledBatch))
+            summary.encodeS += *encodeS;
         if (sampledBatch.size() == kMaxBatch) {
             storeBatch(sampledBatch);
             sampledBatch.clear();
@@ -197,7 +216,8 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> notRun{0};
     const auto worker = [&] {
-        double simS = 0, prepS = 0, otherS = 0;
+        double simS = 0, prepS = 0, otherS = 0, encodeS = 0;
+        std::vector<FinishedPoint> prepared;
         for (std::size_t n = next++; n < simulate.size(); n = next++) {
             const SweepPoint& p = plan.points[simulate[n]];
             if (options.stop.stop_requested()) {
@@ -226,12 +246,16 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
                     ++notRun; // abandoned: a resumed sweep runs it whole
                     continue;
                 }
-                store::RunInfo info = infoOf(p);
                 prepS += seconds(t1 - t0);
-                otherS += seconds(t2 - t1) + seconds(Clock::now() - t3);
+                otherS += seconds(t2 - t1);
                 simS += seconds(t3 - t2);
+                const auto encoded = prepare(p, result, prepared);
+                if (!encoded)
+                    continue;
+                encodeS += *encoded;
                 // A finished point is stored even when a stop comes now: only running points are abandoned.
-                finished.push({p.index, std::move(info), std::move(result)});
+                finished.push(std::move(prepared.back()));
+                prepared.clear();
             } catch (const std::exception& e) {
                 release();
                 storeFailure(p, e.what());
@@ -242,6 +266,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         summary.simulateS += simS;
         summary.prepareS += prepS;
         summary.otherS += otherS;
+        summary.encodeS += encodeS;
     };
     std::jthread simulating([&] {
         util::runWorkers(options.jobs, simulate.size(), worker);

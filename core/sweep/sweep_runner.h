@@ -58,10 +58,11 @@ struct SweepRunSummary
     std::size_t notRun = 0;        ///< left for a later run (stopped)
     bool stopped = false;
     double wallS = 0;
-    double simulateS = 0;         ///< wall seconds inside sim::simulate, summed over points
-    double prepareS = 0;          ///< wall seconds getting prepared workloads, summed over points
-    double storeS = 0;            ///< wall seconds of the writer storing runs (waiting for the store's lock included)
-    double otherS = 0;            ///< the rest of each point's time (policy creation, run info), summed
+    double simulateS = 0; ///< wall seconds inside sim::simulate, summed over points
+    double prepareS = 0;  ///< wall seconds getting prepared workloads, summed over points
+    double storeS = 0;    ///< wall seconds of the writer storing runs (waiting for the store's lock included)
+    double encodeS = 0;   ///< wall seconds preparing finished points for the store (run info, rows, chunks), summed
+    double otherS = 0;    ///< the rest of each point's time (policy creation), summed
     std::size_t storeBatches = 0; ///< transactions the stored points took (several points each when the store lags)
     std::vector<PointFailure> failures;
 };
@@ -74,11 +75,12 @@ std::vector<std::size_t> pointsToRun(const SweepPlan& plan, const Shard& shard,
  * Runs a sweep's points into `store` (`orrery-cli sweep run`, docs/sweeps.md): records the sweep (name, axes,
  * spec), skips the shard's points already stored completed, stores `samples` (points an estimate simulated) and
  * simulates the rest on `options.jobs` threads. Each point is a normal run tagged with the sweep, its key and its
- * axis values. Finished points go to one writer (the calling thread), which stores whatever has finished since its
- * last write in one transaction (RunStore::storeRuns) while the next points simulate; each run is all or nothing,
- * so a crash loses at most the batch being written and leaves no half-written run. A point that throws, or whose
- * run cannot be stored, is stored failed with the error and the sweep goes on. A stop request abandons the running
- * points (not stored: a resumed sweep runs them) and stores every finished one.
+ * axis values. The thread that simulated a point prepares it for the store (store::prepareRun: its rows built and
+ * chunks encoded); finished points go to one writer (the calling thread), which stores whatever has finished since
+ * its last write in one transaction (RunStore::storeRuns), binding and stepping only, while the next points simulate;
+ * each run is all or nothing, so a crash loses at most the batch being written and leaves no half-written run. A point
+ * that throws, or whose run cannot be stored, is stored failed with the error and the sweep goes on. A stop request
+ * abandons the running points (not stored: a resumed sweep runs them) and stores every finished one.
  */
 SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const SweepRunOptions& options,
                          WorkloadCache& cache, std::vector<SampledPoint> samples = {});

@@ -1,9 +1,15 @@
 // Runs stored in batches (RunStore::storeRuns, what a sweep's writer uses) and what makes them cheap: a batch reads
 // back as the same runs stored one by one, a run that cannot be stored is left out of its batch whole, transactions
-// nest as savepoints, and the connection's kept statements (Connection::cached) hold no lock between uses.
+// nest as savepoints, and the connection's kept statements (Connection::cached) hold no lock between uses. Runs
+// prepared off the connection (store::prepareRun, a sweep's simulating threads) store the rows a run writer stores.
 #include "store_test_helpers.h"
 
+#include "store/prepared_run.h"
+#include "store/run_writer.h"
+
 #include <sqlite3.h>
+
+#include <limits>
 
 using namespace orrery;
 using namespace orrery::test::storetest;
@@ -20,6 +26,47 @@ void compareRecords(const store::RunRecord& a, const store::RunRecord& b)
     RC_ASSERT(a.jobCount == b.jobCount && a.finishedJobCount == b.finishedJobCount);
     RC_ASSERT(a.avgJctS == b.avgJctS && a.makespanS == b.makespanS && a.costUsd == b.costUsd);
     RC_ASSERT(a.simWallS == b.simWallS && a.events == b.events);
+}
+
+/** A run as today's writers leave it: begun, then finished at once by its run writer (what the recorder does for a
+ *  run that ends before its first sync, and what storeRun did before runs were prepared). */
+std::int64_t storeThroughRunWriter(store::RunStore& s, store::RunInfo info, const sim::RunResult& result)
+{
+    info.policy = result.policy;
+    info.seed = result.seed;
+    store::RunWriter writer = s.beginRun(info, std::numeric_limits<int>::max());
+    writer.finish(result, result.cancelled ? store::RunStatus::Cancelled : store::RunStatus::Completed);
+    return writer.runId();
+}
+
+/** genRun with what it leaves out: job events, rate segments, series, apps and job extras. */
+rc::Gen<sim::RunResult> genFullRun()
+{
+    return rc::gen::exec([] {
+        sim::RunResult r = *genRun();
+        const int jobs = static_cast<int>(r.jobs.size());
+        const bool apps = *rc::gen::arbitrary<bool>();
+        for (auto& j : r.jobs) {
+            if (apps)
+                j.app = *rc::gen::element<std::string>("app-a", "app-b");
+            if (*rc::gen::inRange(0, 4) == 0) {
+                j.suspensions = *rc::gen::inRange(1, 4);
+                j.sloClass = *rc::gen::element<std::string>("gold", "silver");
+            }
+        }
+        const int events = jobs ? *rc::gen::inRange(0, 30) : 0;
+        for (int i = 0; i < events; ++i)
+            r.jobEvents.push_back(
+                {i * 5.0, *rc::gen::inRange(0, jobs),
+                 *rc::gen::element(sim::JobEventKind::Suspend, sim::JobEventKind::Resume, sim::JobEventKind::Reason),
+                 *rc::gen::element<std::string>("", "why")});
+        const int segments = jobs ? *rc::gen::inRange(0, 20) : 0;
+        for (int i = 0; i < segments; ++i)
+            r.rateSegments.push_back({*rc::gen::inRange(0, jobs), i * 10.0, i * 10.0 + 5, 0.5, 12.0});
+        if (*rc::gen::arbitrary<bool>())
+            r.series.push_back({"queue", {0.0, 60.0}, {1.0, 3.0}});
+        return r;
+    });
 }
 
 std::string text(store::RunStore& s, const char* sql)
@@ -80,6 +127,63 @@ private slots:
                   "ORDER BY run_id)"})
                 RC_ASSERT(text(one, sql) == text(batched, sql));
         });
+    }
+
+    void preparedRunsStoreTheRowsOfARunWriter()
+    {
+        // What a sweep's writer stores (runs prepared on the simulating threads, then storeRuns) against the rows
+        // of the run writer that stored every run before (beginRun, then finish): every table, row for row, blob
+        // for blob. Each case starts from two stores emptied of runs (a new store per case is mostly schema
+        // creation), so that whole stores compare.
+        const std::string writerPath = path("rows-writer.sqlite");
+        const std::string preparedPath = path("rows-prepared.sqlite");
+        store::RunStore byWriter(writerPath);
+        store::RunStore byPrepared(preparedPath);
+        const auto empty = [](store::RunStore& s) {
+            for (const auto& run : s.listRuns())
+                s.deleteRun(run.id);
+        };
+        ORRERY_CHECK_PROPERTY("prepared runs stored in batches leave the rows a run writer leaves", [&] {
+            empty(byWriter);
+            empty(byPrepared);
+            const auto runs = *rc::gen::container<std::vector<sim::RunResult>>(*rc::gen::inRange(1, 6), genFullRun());
+            std::vector<store::RunInfo> infos;
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                infos.push_back(info("asked-" + runs[i].policy, fmt::format("{{\"name\":\"t{}\"}}", i % 2)));
+                if (*rc::gen::arbitrary<bool>())
+                    infos.back().sweep = store::SweepTag{"s", fmt::format("key-{}", i), "{\"seed\":1}"};
+            }
+            for (std::size_t i = 0; i < runs.size(); ++i)
+                storeThroughRunWriter(byWriter, infos[i], runs[i]);
+            std::vector<store::PreparedRun> prepared;
+            for (std::size_t i = 0; i < runs.size(); ++i)
+                prepared.push_back(store::prepareRun(byPrepared.path(), infos[i], runs[i]));
+            for (std::size_t first = 0; first < prepared.size();) {
+                const std::size_t size = *rc::gen::inRange<std::size_t>(1, prepared.size() - first + 1);
+                std::vector<const store::PreparedRun*> batch;
+                for (std::size_t i = first; i < first + size; ++i)
+                    batch.push_back(&prepared[i]);
+                for (const auto& outcome : byPrepared.storeRuns(batch))
+                    RC_ASSERT(outcome.error.empty() && outcome.runId > 0);
+                first += size;
+            }
+            const std::string a = test::storeRows(writerPath);
+            const std::string b = test::storeRows(preparedPath);
+            RC_ASSERT(a.find("\nruns:\nrowid=1 ") != std::string::npos); // the dump holds the runs
+            RC_ASSERT(a == b);
+        });
+    }
+
+    void aPreparedRunCountsItsRecordsAndRefusesWhatTheStoreCannotKeep()
+    {
+        auto run = smallRun();
+        run.jobEvents = {{1.0, 0, sim::JobEventKind::Suspend, ""}};
+        const auto prepared = store::prepareRun("x.sqlite", info(), run);
+        QCOMPARE(prepared.records, std::size_t(3 + 5 + 4 + 3 + 1)); // jobs, intervals, samples, decisions, events
+        QCOMPARE(prepared.info.policy, run.policy);                 // the result's, not the info's
+        run.jobs[1].id = std::string("a\0b", 3);
+        const std::string error = test::errorOf([&] { store::prepareRun("x.sqlite", info(), run); });
+        QVERIFY2(error.starts_with("x.sqlite: jobs: label \"a\" holds a NUL character"), error.c_str());
     }
 
     void aRunThatCannotBeStoredIsLeftOutOfItsBatchWhole()

@@ -9,6 +9,7 @@
 #include "sched/registry.h"
 #include "sim/simulator.h"
 #include "store/run_store.h"
+#include "store/run_writer.h"
 #include "store/sqlite.h"
 #include "store/sweep_records.h"
 #include "sweep/shard.h"
@@ -27,6 +28,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <limits>
 #include <set>
 
 using namespace orrery;
@@ -460,6 +462,69 @@ private slots:
                      fmt::format("point {}: {} vs {}", i, x.dump().substr(0, 300), y.dump().substr(0, 300)).c_str());
         }
         QCOMPARE(count(batched, "SELECT count(*) FROM scenarios"), count(one, "SELECT count(*) FROM scenarios"));
+    }
+
+    void preparedPointsStoreTheRowsOfRunsStoredOneByOne()
+    {
+        // The runner prepares each finished point for the store on the thread that has it (store::prepareRun) and its
+        // writer only binds and steps. The store it leaves must be, row for row and blob for blob, the store the same
+        // points make stored one by one through RunStore by a run writer (beginRun, then finish), as every run was
+        // stored before points were prepared. The estimate's samples give both the very same results.
+        const auto p = plan(quickSpec(3)); // 6 points
+        std::vector<sweep::SampledPoint> samples;
+        for (const auto& point : p.points) {
+            const auto workload = sweep::prepareResolved(*point.scenario);
+            auto policy = sched::makePolicy(point.policy);
+            samples.push_back({point.index, sim::simulate(workload, *policy, point.seed), 0.0});
+        }
+        const std::string onePath = m_dir.filePath("rows-one.sqlite").toStdString();
+        const std::string sweepPath = m_dir.filePath("rows-sweep.sqlite").toStdString();
+        {
+            store::RunStore one(onePath);
+            store::saveSweep(one.connection(), p.spec.name, json(p.axisNames()).dump(), p.spec.document.dump());
+            for (const auto& sample : samples) {
+                store::RunInfo info = sweep::pointRunInfo(p, p.points[sample.index]);
+                info.policy = sample.result.policy;
+                info.seed = sample.result.seed;
+                store::RunWriter writer = one.beginRun(info, std::numeric_limits<int>::max());
+                writer.finish(sample.result, store::RunStatus::Completed);
+            }
+            store::RunStore swept(sweepPath);
+            sweep::WorkloadCache cache;
+            QCOMPARE(sweep::runSweep(p, swept, {}, cache, samples).ran, std::size_t(6));
+        }
+        const std::string a = test::storeRows(onePath);
+        const std::string b = test::storeRows(sweepPath);
+        QVERIFY(a.find("\njob_chunks:\nrowid=1 ") != std::string::npos);
+        QVERIFY(a.find("\nsweep_points:\nrowid=1 ") != std::string::npos);
+        QCOMPARE(b, a);
+    }
+
+    void aPointTheStoreCannotKeepIsStoredFailed()
+    {
+        const auto p = plan(quickSpec(2)); // 4 points
+        std::vector<sweep::SampledPoint> samples;
+        for (const auto& point : p.points) {
+            const auto workload = sweep::prepareResolved(*point.scenario);
+            auto policy = sched::makePolicy(point.policy);
+            samples.push_back({point.index, sim::simulate(workload, *policy, point.seed), 0.0});
+        }
+        samples[2].result.jobs[0].id = std::string("j\0", 2);
+        store::RunStore s(m_dir.filePath("unkeepable.sqlite").toStdString());
+        sweep::WorkloadCache cache;
+        const auto summary = sweep::runSweep(p, s, {}, cache, samples);
+        QCOMPARE(summary.ran, std::size_t(3));
+        QCOMPARE(summary.failed, std::size_t(1));
+        QCOMPARE(summary.failures[0].index, std::size_t(2));
+        QVERIFY2(summary.failures[0].error.find("holds a NUL character") != std::string::npos,
+                 summary.failures[0].error.c_str());
+        QCOMPARE(count(s, "SELECT count(*) FROM runs WHERE status = 'completed'"), std::int64_t(3));
+        store::Statement failed(s.connection(), "SELECT p.point_key, r.error FROM runs r JOIN sweep_points p ON "
+                                                "p.run_id = r.id WHERE r.status = 'failed'");
+        QVERIFY(failed.step());
+        QCOMPARE(failed.columnText(0), p.points[2].key);
+        QCOMPARE(failed.columnText(1), summary.failures[0].error);
+        QVERIFY(!failed.step());
     }
 
     void aFailingPointIsStoredFailedAndRetried()

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <vector>
 
 namespace orrery::test {
 
@@ -65,6 +66,46 @@ std::int64_t queryIntOrMinusOne(const std::string& db, const std::string& sql)
     } catch (const std::exception&) {
         return -1;
     }
+}
+
+std::string storeRows(const std::string& db)
+{
+    store::Connection c(db, store::Connection::Mode::ReadOnly);
+    std::vector<std::string> tables;
+    {
+        store::Statement s(c, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                              "ORDER BY name");
+        while (s.step())
+            tables.push_back(s.columnText(0));
+    }
+    std::string out;
+    for (const auto& table : tables) {
+        std::vector<std::string> values;
+        {
+            store::Statement s(c, fmt::format("SELECT name, pk FROM pragma_table_info('{}') ORDER BY cid", table));
+            while (s.step()) {
+                const std::string column = s.columnText(0);
+                if (column.ends_with("_at") || column == "uid")
+                    continue;
+                values.push_back(fmt::format("'{0}=' || typeof(\"{0}\") || ':' || CASE typeof(\"{0}\") WHEN 'real' "
+                                             "THEN printf('%!.17g', \"{0}\") WHEN 'blob' THEN hex(\"{0}\") ELSE "
+                                             "quote(\"{0}\") END",
+                                             column));
+            }
+        }
+        const bool withRowid = c.queryInt(fmt::format("SELECT count(*) FROM sqlite_schema WHERE name = '{}' AND sql "
+                                                      "LIKE '%WITHOUT ROWID%'",
+                                                      table)) == 0;
+        std::string select = withRowid ? "'rowid=' || rowid" : "''";
+        for (const auto& v : values)
+            select += " || ' ' || " + v;
+        store::Statement s(c,
+                           fmt::format("SELECT {} FROM \"{}\" ORDER BY {}", select, table, withRowid ? "rowid" : "1"));
+        out += table + ":\n";
+        while (s.step())
+            out += s.columnText(0) + "\n";
+    }
+    return out;
 }
 
 } // namespace orrery::test

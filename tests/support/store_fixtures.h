@@ -25,6 +25,13 @@ sim::RunResult twoNodeRun(const std::string& policy, std::uint64_t seed);
  *  enough at 100,000 jobs for a process to be killed while it writes its run. */
 void writeGeneratorScenario(const std::string& path, const std::string& name, int jobs);
 
+/**
+ * Every row of every table of the store at `db`, as text: one line per row, each value with its SQL type, reals to
+ * the last bit and BLOBs in hex, rowid tables with their rowids, in key order. The clock (`*_at` columns) and the
+ * runs' random `uid` are left out, so two stores that got the same runs the same way give the same text.
+ */
+std::string storeRows(const std::string& db);
+
 /** The integer an SQL query over `db` gives, opened read-only; -1 while the store cannot be read (not created yet). */
 std::int64_t queryIntOrMinusOne(const std::string& db, const std::string& sql);
 
