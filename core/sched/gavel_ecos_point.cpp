@@ -49,7 +49,8 @@ void choleskySolve(const std::vector<double>& l, std::size_t n, double* v, std::
 /**
  * G of Gavel's allocation LP written as cvxpy hands it to ECOS (G x <= h, x the J x T allocation, row-major):
  * rows -x[j][t] <= 0 (J T of them), the capacities sum_j demand[j][t] x[j][t] <= capacity_t (T), the time
- * budgets sum_t x[j][t] <= 1 (J) and the floors -sum_t rate[j][t] x[j][t] <= -floor_j (J). The normal matrix
+ * budgets sum_t x[j][t] <= 1 (J) and, when the LP has them, the floors -sum_t rate[j][t] x[j][t] <= -floor_j (J;
+ * max_sum_throughput's LP has none). The normal matrix
  * G' diag(w) G is block-diagonal per job (its own cells, budget and floor) plus one rank-one term per type (the
  * capacity rows), so it is solved per job and through a T x T Schur complement (Sherman-Morrison-Woodbury):
  * O(J T^3) per factorisation instead of a dense (J T)^3.
@@ -57,11 +58,11 @@ void choleskySolve(const std::vector<double>& l, std::size_t n, double* v, std::
 class AllocationOperator : public opt::LpOperator
 {
 public:
-    explicit AllocationOperator(const AllocationInput& in)
-        : m_in(in), m_J(static_cast<std::size_t>(in.jobs)), m_T(static_cast<std::size_t>(in.types))
+    AllocationOperator(const AllocationInput& in, bool floors)
+        : m_in(in), m_J(static_cast<std::size_t>(in.jobs)), m_T(static_cast<std::size_t>(in.types)), m_floors(floors)
     {}
     int columns() const override { return static_cast<int>(m_J * m_T); }
-    int rows() const override { return static_cast<int>(m_J * m_T + m_T + 2 * m_J); }
+    int rows() const override { return static_cast<int>(m_J * m_T + m_T + (m_floors ? 2 : 1) * m_J); }
 
     void multiply(const std::vector<double>& x, std::vector<double>& out) const override
     {
@@ -73,7 +74,8 @@ public:
                 out[k] = -x[k];
                 out[N + t] += m_in.demand[k] * x[k];
                 out[N + m_T + j] += x[k];
-                out[N + m_T + m_J + j] -= m_in.rate[k] * x[k];
+                if (m_floors)
+                    out[N + m_T + m_J + j] -= m_in.rate[k] * x[k];
             }
     }
 
@@ -84,7 +86,8 @@ public:
         for (std::size_t j = 0; j < m_J; ++j)
             for (std::size_t t = 0; t < m_T; ++t) {
                 const std::size_t k = j * m_T + t;
-                out[k] = -z[k] + m_in.demand[k] * z[N + t] + z[N + m_T + j] - m_in.rate[k] * z[N + m_T + m_J + j];
+                out[k] = -z[k] + m_in.demand[k] * z[N + t] + z[N + m_T + j] -
+                         (m_floors ? m_in.rate[k] * z[N + m_T + m_J + j] : 0.0);
             }
     }
 
@@ -99,7 +102,7 @@ public:
                 if (m_in.demand[k] != 0)
                     f(static_cast<int>(N + t), col, m_in.demand[k]);
                 f(static_cast<int>(N + m_T + j), col, 1.0);
-                if (m_in.rate[k] != 0)
+                if (m_floors && m_in.rate[k] != 0)
                     f(static_cast<int>(N + m_T + m_J + j), col, -m_in.rate[k]);
             }
     }
@@ -111,7 +114,7 @@ public:
         m_block.assign(m_J * T * T, 0.0);
         for (std::size_t j = 0; j < m_J; ++j) {
             const std::size_t at = j * T * T;
-            const double wb = w[N + T + j], wf = w[N + T + m_J + j];
+            const double wb = w[N + T + j], wf = m_floors ? w[N + T + m_J + j] : 0.0;
             for (std::size_t a = 0; a < T; ++a)
                 for (std::size_t b = 0; b < T; ++b)
                     m_block[at + a * T + b] =
@@ -155,8 +158,20 @@ public:
 private:
     const AllocationInput& m_in;
     std::size_t m_J, m_T;
+    bool m_floors;
     std::vector<double> m_block, m_y, m_schur;
 };
+
+/** Gavel clips the solver's allocation to [0, 1]. */
+std::vector<double> clipped(std::vector<double> x)
+{
+    for (double& v : x)
+        v = std::min(1.0, std::max(0.0, v));
+    return x;
+}
+
+// ECOS' default number of refinement steps (include/ecos.h, NITREF).
+constexpr int kEcosRefinementSteps = 9;
 
 } // namespace
 
@@ -166,7 +181,7 @@ std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vect
     const auto T = static_cast<std::size_t>(in.types);
     if (floor.size() != J || in.rate.size() != J * T || in.demand.size() != J * T || in.capacity.size() != T)
         throw std::invalid_argument("ecosFeasiblePoint: floors per job, rate and demand jobs x types");
-    AllocationOperator g(in);
+    AllocationOperator g(in, true);
     const std::size_t N = J * T;
     std::vector<double> h(N + T + 2 * J, 0.0);
     for (std::size_t t = 0; t < T; ++t)
@@ -179,10 +194,33 @@ std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vect
     const opt::HsdResult r = opt::solveHomogeneous(g, std::vector<double>(N, 0.0), h);
     if (r.status != opt::HsdStatus::Optimal)
         return {};
-    std::vector<double> x = r.x;
-    for (double& v : x) // Gavel clips to [0, 1]
-        v = std::min(1.0, std::max(0.0, v));
-    return x;
+    return clipped(r.x);
+}
+
+std::vector<double> ecosMaxSumPoint(const AllocationInput& in)
+{
+    const auto J = static_cast<std::size_t>(in.jobs);
+    const auto T = static_cast<std::size_t>(in.types);
+    if (in.rate.size() != J * T || in.demand.size() != J * T || in.capacity.size() != T)
+        throw std::invalid_argument("ecosMaxSumPoint: rate and demand jobs x types");
+    AllocationOperator g(in, false);
+    const std::size_t N = J * T;
+    std::vector<double> h(N + T + J, 0.0);
+    for (std::size_t t = 0; t < T; ++t)
+        h[N + t] = in.capacity[t];
+    for (std::size_t j = 0; j < J; ++j)
+        h[N + T + j] = 1;
+    // cvxpy minimises -objective: c = -rate.
+    std::vector<double> c(N);
+    for (std::size_t k = 0; k < N; ++k)
+        c[k] = -in.rate[k];
+    opt::HsdOptions options;
+    options.refinementSteps = kEcosRefinementSteps;
+    const opt::HsdResult r = opt::solveHomogeneous(g, c, h, options);
+    // cvxpy hands Gavel ECOS' "close to optimal" point too (status optimal_inaccurate; Gavel warns and uses it).
+    if (r.status != opt::HsdStatus::Optimal && r.status != opt::HsdStatus::OptimalInaccurate)
+        return {};
+    return clipped(r.x);
 }
 
 } // namespace orrery::sched

@@ -1,4 +1,5 @@
 #include "sched/gavel_lp.h"
+#include "sched/gavel_pooled_types.h"
 #include "sched/max_min_round_policy.h"
 #include "sched/registry.h"
 
@@ -23,10 +24,13 @@ constexpr double kMaxU = 1.0;
 /**
  * u* = 1 / T*, the largest u such that every job can get stepsLeft_j * u steps/s under Gavel's base constraints:
  * "feasible at T" is "T u* >= 1", so one LP (maximise u) answers every T of the bisection. NaN when CLP does not
- * end optimal (the bisection then solves each T).
+ * end optimal (the bisection then solves each T). With types alike for every job it needs no LP (gavel_pooled_types.h).
  */
 double maxUniformProgress(const AllocationInput& in, const std::vector<double>& stepsLeft)
 {
+    // Types alike for every job (the agnostic variant): u* in closed form, as the LP below finds it.
+    if (const auto pool = pooledTypes(in))
+        return std::min(kMaxU, pooledMaxUniformScale(*pool, stepsLeft));
     const auto J = static_cast<std::size_t>(in.jobs);
     const auto T = static_cast<std::size_t>(in.types);
     opt::LinearModel model;
