@@ -6,44 +6,67 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <type_traits>
 
 namespace orrery::sched {
 
 namespace {
 
-/** In-place Cholesky of the n x n row-major SPD matrix a (lower triangle); false when not positive definite. */
-bool cholesky(std::vector<double>& a, std::size_t n, std::size_t at = 0)
+/**
+ * In-place Cholesky of the n x n row-major SPD matrix at a (lower triangle); false when not positive definite.
+ * `Size` is std::size_t, or a compile-time size for which the compiler unrolls the loops (same operations, same
+ * order, so the same bits).
+ */
+template <class Size> bool choleskyOf(double* a, Size size)
 {
+    const std::size_t n = size;
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t k = 0; k <= i; ++k) {
-            double sum = a[at + i * n + k];
+            double sum = a[i * n + k];
             for (std::size_t p = 0; p < k; ++p)
-                sum -= a[at + i * n + p] * a[at + k * n + p];
+                sum -= a[i * n + p] * a[k * n + p];
             if (i == k) {
                 if (!(sum > 0) || !std::isfinite(sum))
                     return false;
-                a[at + i * n + i] = std::sqrt(sum);
+                a[i * n + i] = std::sqrt(sum);
             } else {
-                a[at + i * n + k] = sum / a[at + k * n + k];
+                a[i * n + k] = sum / a[k * n + k];
             }
         }
     }
     return true;
 }
 
-/** v := (L L')^-1 v for the factor left by cholesky(). */
-void choleskySolve(const std::vector<double>& l, std::size_t n, double* v, std::size_t at = 0)
+/** v := (L L')^-1 v for the factor at l left by choleskyOf(). */
+template <class Size> void choleskySolveOf(const double* l, Size size, double* v)
 {
+    const std::size_t n = size;
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t p = 0; p < i; ++p)
-            v[i] -= l[at + i * n + p] * v[p];
-        v[i] /= l[at + i * n + i];
+            v[i] -= l[i * n + p] * v[p];
+        v[i] /= l[i * n + i];
     }
     for (std::size_t i = n; i-- > 0;) {
         for (std::size_t p = i + 1; p < n; ++p)
-            v[i] -= l[at + p * n + i] * v[p];
-        v[i] /= l[at + i * n + i];
+            v[i] -= l[p * n + i] * v[p];
+        v[i] /= l[i * n + i];
     }
+}
+
+// Gavel's clusters have three GPU types: their 3 x 3 blocks get the unrolled forms.
+using Three = std::integral_constant<std::size_t, 3>;
+
+bool cholesky(std::vector<double>& a, std::size_t n, std::size_t at = 0)
+{
+    return n == 3 ? choleskyOf(a.data() + at, Three{}) : choleskyOf(a.data() + at, n);
+}
+
+void choleskySolve(const std::vector<double>& l, std::size_t n, double* v, std::size_t at = 0)
+{
+    if (n == 3)
+        choleskySolveOf(l.data() + at, Three{}, v);
+    else
+        choleskySolveOf(l.data() + at, n, v);
 }
 
 /**
@@ -82,7 +105,7 @@ public:
     void multiplyTransposed(const std::vector<double>& z, std::vector<double>& out) const override
     {
         const std::size_t N = m_J * m_T;
-        out.assign(N, 0.0);
+        out.resize(N); // every entry is set below
         for (std::size_t j = 0; j < m_J; ++j)
             for (std::size_t t = 0; t < m_T; ++t) {
                 const std::size_t k = j * m_T + t;
@@ -111,7 +134,7 @@ public:
     {
         const std::size_t N = m_J * m_T, T = m_T;
         // B_j = diag(w_cells) + w_budget 1 1' + w_floor r r', factored per job.
-        m_block.assign(m_J * T * T, 0.0);
+        m_block.resize(m_J * T * T); // every entry is set below
         for (std::size_t j = 0; j < m_J; ++j) {
             const std::size_t at = j * T * T;
             const double wb = w[N + T + j], wf = m_floors ? w[N + T + m_J + j] : 0.0;
@@ -123,11 +146,12 @@ public:
                 return false;
         }
         // Y = B^-1 U (U: the capacity rows' coefficients), S = Gamma^-1 + U' B^-1 U.
-        m_y.assign(N * T, 0.0);
+        m_y.resize(N * T); // every entry is set below
         m_schur.assign(T * T, 0.0);
         for (std::size_t t = 0; t < T; ++t)
             m_schur[t * T + t] = 1 / w[N + t];
-        std::vector<double> col(T);
+        m_col.resize(T);
+        std::vector<double>& col = m_col;
         for (std::size_t j = 0; j < m_J; ++j)
             for (std::size_t t = 0; t < T; ++t) {
                 std::fill(col.begin(), col.end(), 0.0);
@@ -146,9 +170,11 @@ public:
         const std::size_t T = m_T;
         for (std::size_t j = 0; j < m_J; ++j)
             choleskySolve(m_block, T, v.data() + j * T, j * T * T);
-        std::vector<double> q(T, 0.0);
-        for (std::size_t k = 0; k < m_J * T; ++k)
-            q[k % T] += m_in.demand[k] * v[k];
+        std::vector<double>& q = m_q;
+        q.assign(T, 0.0);
+        for (std::size_t j = 0; j < m_J; ++j)
+            for (std::size_t t = 0; t < T; ++t)
+                q[t] += m_in.demand[j * T + t] * v[j * T + t];
         choleskySolve(m_schur, T, q.data());
         for (std::size_t k = 0; k < m_J * T; ++k)
             for (std::size_t t = 0; t < T; ++t)
@@ -160,6 +186,8 @@ private:
     std::size_t m_J, m_T;
     bool m_floors;
     std::vector<double> m_block, m_y, m_schur;
+    mutable std::vector<double> m_q; // solve()'s work area
+    std::vector<double> m_col;
 };
 
 /** Gavel clips the solver's allocation to [0, 1]. */
