@@ -64,13 +64,37 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
             floorsAt(z, a, b, floor);
             return slackLp.maxSlack(floor, policy);
         };
-        double gHi = 0, gLo = std::nan(""); // t* at hi and lo (unknown at max_j a_j, where a floor is infinite)
-        for (int doubling = 0; (gHi = slack(hi)) < 0; ++doubling) {
-            if (doubling == kMaxSteps)
-                return {};
-            lo = hi;
-            gLo = gHi;
-            hi *= 2;
+        double gHi = std::nan(""), gLo = std::nan(""); // t* at hi and lo (unknown at max_j a_j: a floor is infinite)
+        // No z below a_j + b_j / (job j's best rate) is feasible: j would need more than all its time. Starting
+        // there spares the halvings from max_j a_j that a job whose rho is nearly all lateness (z* just above its
+        // a_j) used to take before anything infeasible was seen.
+        double alone = lo;
+        for (std::size_t j = 0; j < J; ++j) {
+            double best = 0;
+            for (std::size_t t = 0; t < static_cast<std::size_t>(in.types); ++t)
+                best = std::max(best, in.rate[j * static_cast<std::size_t>(in.types) + t]);
+            if (best > 0)
+                alone = std::max(alone, a[j] + b[j] / best);
+        }
+        if (alone > lo) {
+            if (const double g = slack(alone); g < 0) {
+                lo = alone;
+                gLo = g;
+                hi = std::max(hi, 2 * lo);
+            } else { // feasible where every job alone is just feasible: that is z*
+                lo = alone * (1 - kRelativeGap);
+                hi = alone;
+                gHi = g;
+            }
+        }
+        if (std::isnan(gHi)) {
+            for (int doubling = 0; (gHi = slack(hi)) < 0; ++doubling) {
+                if (doubling == kMaxSteps)
+                    return {};
+                lo = hi;
+                gLo = gHi;
+                hi *= 2;
+            }
         }
         int kept = 0; // +1: the last step moved hi, -1: it moved lo
         double widthBefore = hi - lo;
