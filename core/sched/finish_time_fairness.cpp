@@ -58,16 +58,9 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
             (feasible(mid) ? hi : lo) = mid;
         }
     } else {
-        // Regula falsi (Illinois) on t*(z) of the floor-slack LP, weights b_j: t* rises with z and crosses 0 at z*.
-        FloorSlackLp slackLp(in, b);
-        const auto slack = [&](double z) {
-            floorsAt(z, a, b, floor);
-            return slackLp.maxSlack(floor, policy);
-        };
-        double gHi = std::nan(""), gLo = std::nan(""); // t* at hi and lo (unknown at max_j a_j: a floor is infinite)
-        // No z below a_j + b_j / (job j's best rate) is feasible: j would need more than all its time. Starting
-        // there spares the halvings from max_j a_j that a job whose rho is nearly all lateness (z* just above its
-        // a_j) used to take before anything infeasible was seen.
+        // No z below a_j + b_j / (job j's best rate) is feasible: j would need more than all its time. On Gavel's
+        // traces that bound is z* for most recomputations (one job's rho is nearly all lateness), so the point is
+        // taken there at once when it is feasible; otherwise the search starts from it rather than max_j a_j.
         double alone = lo;
         for (std::size_t j = 0; j < J; ++j) {
             double best = 0;
@@ -76,6 +69,22 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
             if (best > 0)
                 alone = std::max(alone, a[j] + b[j] / best);
         }
+        if (alone > lo && point == RhoPoint::Central) {
+            floorsAt(alone, a, b, floor);
+            allocationLp().setThroughputFloors(floor);
+            if (allocationLp().solveInterior(policy)) {
+                if (foundZ)
+                    *foundZ = alone;
+                return allocationLp().solution();
+            }
+        }
+        // Regula falsi (Illinois) on t*(z) of the floor-slack LP, weights b_j: t* rises with z and crosses 0 at z*.
+        FloorSlackLp slackLp(in, b);
+        const auto slack = [&](double z) {
+            floorsAt(z, a, b, floor);
+            return slackLp.maxSlack(floor, policy);
+        };
+        double gHi = std::nan(""), gLo = std::nan(""); // t* at hi and lo (unknown at max_j a_j: a floor is infinite)
         if (alone > lo) {
             if (const double g = slack(alone); g < 0) {
                 lo = alone;
@@ -150,13 +159,13 @@ namespace {
  * rho_j = a_j + b_j / thr_j is convex and decreasing in thr_j, so "max rho_j <= z" is the LP floor
  * thr_j >= b_j / (z - a_j): min z is found by bisection (z above max a_j, doubled until feasible, halved to a
  * relative gap of 1e-6). When the types are alike for every job (the agnostic variant on Gavel's traces) each
- * step is decided in closed form (pooledMaxUniformScale); otherwise z* is found by regula falsi on the floor-slack
- * LP (floor_slack_lp.h), about 12 warm dual simplex solves per recomputation instead of the bisection's 21
- * feasibility solves. At z* the point comes from CLP's barrier, inside the optimal face as the end of Gavel's
- * ECOS on its min-max SOCP is; the agnostic variant takes ECOS' point of the feasibility LP at z* instead
- * (ecosFeasiblePoint, CLP's barrier its fallback): as close to Gavel on the three validation traces (within 0.3%,
- * docs/validation.md) for a third of the cost. When nothing is feasible Gavel falls back to the Isolated
- * allocation; so does Orrery.
+ * step is decided in closed form (pooledMaxUniformScale); otherwise z* is max_j a_j + b_j / best rate_j when that
+ * is feasible (most recomputations on Gavel's traces), else found from there by regula falsi on the floor-slack LP
+ * (floor_slack_lp.h), a few warm dual simplex solves instead of the bisection's 21 feasibility solves. At z* the point
+ * comes from CLP's barrier, inside the optimal face as the end of Gavel's ECOS on its min-max SOCP is; the agnostic
+ * variant takes ECOS' point of the feasibility LP at z* instead (ecosFeasiblePoint, CLP's barrier its fallback): as
+ * close to Gavel on the three validation traces (within 0.3%, docs/validation.md) for a third of the cost. When nothing
+ * is feasible Gavel falls back to the Isolated allocation; so does Orrery.
  *
  * The agnostic variant (FinishTimeFairnessPolicy) gives every type the job's rate on the fastest type (Gavel's
  * V100) and, its name lacking "Perf", shuffles types each round.
