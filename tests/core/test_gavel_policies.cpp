@@ -4,6 +4,7 @@
 
 #include "sim_test_helpers.h"
 
+#include "sched/floor_slack_lp.h"
 #include "sched/gavel_lp.h"
 #include "sched/gavel_pooled_types.h"
 #include "sched/registry.h"
@@ -288,6 +289,35 @@ private slots:
             for (int j = 0; j < in.jobs; ++j) // every rho_j <= z, to the LP's tolerances
                 QVERIFY(a[static_cast<std::size_t>(j)] + b[static_cast<std::size_t>(j)] / throughput(in, x, j) <=
                         z * (1 + 1e-5));
+        }
+    }
+
+    void floorSlackIsNonNegativeExactlyWhenFloorsAreFeasible()
+    {
+        // The floor-slack LP's optimum t* >= 0 exactly when the allocation LP meets the floors, on random 6-job,
+        // 3-type problems with floors scaled around the boundary; t* = 0 where the floors are met exactly.
+        std::mt19937 rng(19);
+        std::uniform_real_distribution<double> rate(0.1, 10), share(0.05, 0.6), weight(0.1, 3);
+        for (int trial = 0; trial < 30; ++trial) {
+            sched::AllocationInput in{6, 3, std::vector<double>(18), std::vector<int>(18, 1), {2, 1, 2}};
+            for (double& r : in.rate)
+                r = trial % 4 == 1 && &r == &in.rate[5] ? 0.0 : rate(rng);
+            std::vector<double> floor(6), w(6);
+            for (std::size_t j = 0; j < 6; ++j) {
+                floor[j] = in.rate[j * 3] * share(rng) * (trial % 2 == 0 ? 1.0 : 2.5);
+                w[j] = weight(rng);
+            }
+            sched::FloorSlackLp slack(in, w);
+            const double t = slack.maxSlack(floor, "test");
+            sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
+            lp.setThroughputFloors(floor);
+            if (std::abs(t) > 1e-7)
+                QCOMPARE(lp.solve("test"), t > 0);
+            // Floors raised by t* w_j are met exactly at the edge: t* of those floors is 0.
+            std::vector<double> edge(6);
+            for (std::size_t j = 0; j < 6; ++j)
+                edge[j] = floor[j] + t * w[j];
+            QVERIFY2(std::abs(slack.maxSlack(edge, "test")) < 1e-7, qPrintable(QString::number(trial)));
         }
     }
 
