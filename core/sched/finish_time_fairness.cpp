@@ -59,8 +59,10 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
         }
     } else {
         // No z below a_j + b_j / (job j's best rate) is feasible: j would need more than all its time. On Gavel's
-        // traces that bound is z* for most recomputations (one job's rho is nearly all lateness), so the point is
-        // taken there at once when it is feasible; otherwise the search starts from it rather than max_j a_j.
+        // traces z* is that bound at most recomputations (one job's rho is nearly all lateness), so the search
+        // tries just above it first (never at it: there that job's share is pinned to its bounds, the feasible
+        // set has no interior, and CLP's barrier can abort on such an LP) and otherwise starts from it rather
+        // than from max_j a_j.
         double alone = lo;
         for (std::size_t j = 0; j < J; ++j) {
             double best = 0;
@@ -68,15 +70,6 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
                 best = std::max(best, in.rate[j * static_cast<std::size_t>(in.types) + t]);
             if (best > 0)
                 alone = std::max(alone, a[j] + b[j] / best);
-        }
-        if (alone > lo && point == RhoPoint::Central) {
-            floorsAt(alone, a, b, floor);
-            allocationLp().setThroughputFloors(floor);
-            if (allocationLp().solveInterior(policy)) {
-                if (foundZ)
-                    *foundZ = alone;
-                return allocationLp().solution();
-            }
         }
         // Regula falsi (Illinois) on t*(z) of the floor-slack LP, weights b_j: t* rises with z and crosses 0 at z*.
         FloorSlackLp slackLp(in, b);
@@ -86,13 +79,14 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
         };
         double gHi = std::nan(""), gLo = std::nan(""); // t* at hi and lo (unknown at max_j a_j: a floor is infinite)
         if (alone > lo) {
-            if (const double g = slack(alone); g < 0) {
-                lo = alone;
+            const double justAbove = alone * (1 + kRelativeGap);
+            if (const double g = slack(justAbove); g < 0) {
+                lo = justAbove;
                 gLo = g;
                 hi = std::max(hi, 2 * lo);
-            } else { // feasible where every job alone is just feasible: that is z*
-                lo = alone * (1 - kRelativeGap);
-                hi = alone;
+            } else { // z* lies in [alone, justAbove]: found to the search's gap
+                lo = alone;
+                hi = justAbove;
                 gHi = g;
             }
         }
