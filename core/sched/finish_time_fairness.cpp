@@ -153,9 +153,9 @@ namespace {
  * rho_j = a_j + b_j / thr_j is convex and decreasing in thr_j, so "max rho_j <= z" is the LP floor
  * thr_j >= b_j / (z - a_j): min z is found by bisection (z above max a_j, doubled until feasible, halved to a
  * relative gap of 1e-6). When the types are alike for every job (the agnostic variant on Gavel's traces) each
- * step is decided in closed form (pooledMaxUniformScale); otherwise z* is max_j a_j + b_j / best rate_j when that
- * is feasible (most recomputations on Gavel's traces), else found from there by regula falsi on the floor-slack LP
- * (floor_slack_lp.h), a few warm dual simplex solves instead of the bisection's 21 feasibility solves. At z* the point
+ * step is decided in closed form (pooledMaxUniformScale); otherwise z* is found from max_j a_j + b_j / best rate_j
+ * (tried just above first: it is z* at most recomputations on Gavel's traces) by regula falsi on the floor-slack LP
+ * (floor_slack_lp.h), one or a few solves instead of the bisection's 21 feasibility solves. At z* the point
  * comes from CLP's barrier, inside the optimal face as the end of Gavel's ECOS on its min-max SOCP is; the agnostic
  * variant takes ECOS' point of the feasibility LP at z* instead (ecosFeasiblePoint, CLP's barrier its fallback): as
  * close to Gavel on the three validation traces (within 0.3%, docs/validation.md) for a third of the cost. When nothing
