@@ -20,6 +20,8 @@ constexpr double kSigmaMax = 1.0;
 constexpr double kEps = 1e-13;
 constexpr double kSafeguard = 500; // largest increase of the primal residual before giving up
 constexpr int kEquilibrationPasses = 3;
+constexpr double kLinearSystemAccuracy = 1e-14; // relative residual at which refinement stops
+constexpr double kRefinementGain = 6;           // least fall of the residual per correction worth another
 
 double dot(const std::vector<double>& a, const std::vector<double>& b)
 {
@@ -100,12 +102,12 @@ private:
 
 /**
  * ECOS' KKT system for the orthant, [0 G'; G -V] [dx; dz] = [bx; bz] with V = W^2: dx = K^-1 (bx + G' V^-1 bz),
- * K = G' V^-1 G, and dz = V^-1 (G dx - bz).
+ * K = G' V^-1 G, and dz = V^-1 (G dx - bz); optionally refined against that system's residual (HsdOptions).
  */
 class Kkt
 {
 public:
-    explicit Kkt(Equilibrated& g) : m_g(g) {}
+    Kkt(Equilibrated& g, int refinementSteps) : m_g(g), m_refinementSteps(refinementSteps) {}
     bool factor(const std::vector<double>& v)
     {
         m_v = v;
@@ -113,6 +115,15 @@ public:
     }
     void solve(const std::vector<double>& bx, const std::vector<double>& bz, std::vector<double>& dx,
                std::vector<double>& dz)
+    {
+        solveOnce(bx, bz, dx, dz);
+        if (m_refinementSteps > 0)
+            refine(bx, bz, dx, dz);
+    }
+
+private:
+    void solveOnce(const std::vector<double>& bx, const std::vector<double>& bz, std::vector<double>& dx,
+                   std::vector<double>& dz)
     {
         m_tmp.resize(bz.size());
         for (std::size_t i = 0; i < bz.size(); ++i)
@@ -126,9 +137,47 @@ public:
             dz[i] = (dz[i] - bz[i]) / m_v[i];
     }
 
-private:
+    /** ECOS' rule: correct while the residual (infinity norm) is above 1e-14 (1 + |b|) and falls sixfold. */
+    void refine(const std::vector<double>& bx, const std::vector<double>& bz, std::vector<double>& dx,
+                std::vector<double>& dz)
+    {
+        const auto infNorm = [](const std::vector<double>& a) {
+            double n = 0;
+            for (double v : a)
+                n = std::max(n, std::abs(v));
+            return n;
+        };
+        const double threshold = (1 + std::max(infNorm(bx), infNorm(bz))) * kLinearSystemAccuracy;
+        double previous = 0;
+        for (int step = 0;; ++step) {
+            m_g.multiplyTransposed(dz, m_ex);
+            for (std::size_t k = 0; k < bx.size(); ++k)
+                m_ex[k] = bx[k] - m_ex[k];
+            m_g.multiply(dx, m_ez);
+            for (std::size_t i = 0; i < bz.size(); ++i)
+                m_ez[i] = bz[i] - (m_ez[i] - m_v[i] * dz[i]);
+            const double error = std::max(infNorm(m_ex), infNorm(m_ez));
+            if (step > 0 && error > previous) { // the last correction made it worse: take it back
+                for (std::size_t k = 0; k < dx.size(); ++k)
+                    dx[k] -= m_cx[k];
+                for (std::size_t i = 0; i < dz.size(); ++i)
+                    dz[i] -= m_cz[i];
+                return;
+            }
+            if (step == m_refinementSteps || error < threshold || (step > 0 && previous < kRefinementGain * error))
+                return;
+            previous = error;
+            solveOnce(m_ex, m_ez, m_cx, m_cz);
+            for (std::size_t k = 0; k < dx.size(); ++k)
+                dx[k] += m_cx[k];
+            for (std::size_t i = 0; i < dz.size(); ++i)
+                dz[i] += m_cz[i];
+        }
+    }
+
     Equilibrated& m_g;
-    std::vector<double> m_v, m_tmp;
+    int m_refinementSteps;
+    std::vector<double> m_v, m_tmp, m_ex, m_ez, m_cx, m_cz;
 };
 
 /** ECOS' bring2cone on the orthant: r + (1 + alpha) e with alpha = max(-0.99, the largest -r_i over r_i <= 0). */
@@ -166,6 +215,30 @@ double lineSearch(const std::vector<double>& lambda, const std::vector<double>& 
     return std::clamp(alpha, kStepMin, kStepMax);
 }
 
+/** An iterate's statistics (ECOS' updateStatistics); NaN where ECOS leaves a measure undefined. */
+struct IterateStats
+{
+    double cx = 0, hz = 0, gap = 0, mu = 0;
+    double relgap = std::nan(""), pres = 0, dres = 0;
+    double pinfres = std::nan(""), dinfres = std::nan("");
+    double kappaOverTau = 0;
+};
+
+/**
+ * ECOS' compareStatistics: whether iterate a is better than b. ECOS tests "pinfres != NaN" there, which is true of
+ * every double (NaN compares unequal to itself), so the branch taken depends on kappa / tau alone; this keeps
+ * that behaviour, as its best iterate is what ECOS returns.
+ */
+bool better(const IterateStats& a, const IterateStats& b)
+{
+    const bool smallerGap = a.gap > 0 && b.gap > 0 && a.gap < b.gap;
+    const bool smallerMu = a.mu > 0 && a.mu < b.mu;
+    if (a.kappaOverTau > 1)
+        return smallerGap && a.pinfres > 0 && a.pinfres < b.pres && smallerMu;
+    return smallerGap && a.pres > 0 && a.pres < b.pres && a.dres > 0 && a.dres < b.dres && a.kappaOverTau > 0 &&
+           a.kappaOverTau < b.kappaOverTau && smallerMu;
+}
+
 } // namespace
 
 HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const std::vector<double>& hIn,
@@ -185,10 +258,10 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
         c[k] = cIn[k] / g.columnScale()[k];
     for (std::size_t i = 0; i < m; ++i)
         h[i] = hIn[i] / g.rowScale()[i];
-    Kkt kkt(g);
+    Kkt kkt(g, options.refinementSteps);
     const auto finish = [&](HsdStatus status, const std::vector<double>& x, double tau) {
         result.status = status;
-        if (status == HsdStatus::Optimal || status == HsdStatus::Unknown) {
+        if (status == HsdStatus::Optimal || status == HsdStatus::OptimalInaccurate || status == HsdStatus::Unknown) {
             result.x.resize(n);
             for (std::size_t k = 0; k < n; ++k)
                 result.x[k] = x[k] / (g.columnScale()[k] * tau);
@@ -219,6 +292,35 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
     std::vector<double> rx(n), rz(m), w(m), lambda(m), v(m), dx1(n), dz1(m), dx2(n), dz2(m), bz(m);
     std::vector<double> wdz(m), dsByW(m), ds(m), ds1(m);
     double presPrev = 0, step = 0;
+    // ECOS' best iterate so far, returned when a failure path ends the solve.
+    IterateStats best;
+    std::vector<double> bestX;
+    double bestTau = 1, bestKappa = 1;
+    const auto converged = [&](const IterateStats& st, double tauNow, double kappaNow, double feasTol, double absTol,
+                               double relTol) {
+        if ((-st.cx > 0 || -st.hz >= -absTol) && st.pres < feasTol && st.dres < feasTol &&
+            (st.gap < absTol || st.relgap < relTol))
+            return HsdStatus::Optimal;
+        if (st.dinfres < feasTol && tauNow < kappaNow)
+            return HsdStatus::DualInfeasible;
+        if ((st.pinfres < feasTol && tauNow < kappaNow) ||
+            (tauNow < options.feasTol && kappaNow < options.feasTol && st.pinfres < options.feasTol))
+            return HsdStatus::PrimalInfeasible;
+        return HsdStatus::Unknown;
+    };
+    // ECOS' ending on a failure path: back to the best iterate (keeping the current one instead when `keepIfBetter`
+    // and it compares better), then its reduced tolerances; only "optimal" is reported at reduced accuracy.
+    const auto recover = [&](const IterateStats& current, bool keepIfBetter) {
+        const auto closeToOptimal = [&](const IterateStats& st, double tauNow, double kappaNow) {
+            return converged(st, tauNow, kappaNow, options.feasTolInaccurate, options.absTolInaccurate,
+                             options.relTolInaccurate) == HsdStatus::Optimal;
+        };
+        if (bestX.empty() || (keepIfBetter && better(current, best)))
+            return finish(closeToOptimal(current, tau, kappa) ? HsdStatus::OptimalInaccurate : HsdStatus::Unknown, x,
+                          tau);
+        return finish(closeToOptimal(best, bestTau, bestKappa) ? HsdStatus::OptimalInaccurate : HsdStatus::Unknown,
+                      bestX, bestTau);
+    };
 
     for (int iter = 0; iter <= options.maxIterations; ++iter) {
         result.iterations = iter;
@@ -235,47 +337,57 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
         const double hresz = norm(rz);
         for (std::size_t i = 0; i < m; ++i)
             rz[i] -= tau * h[i];
-        const double cx = dot(c, x), hz = dot(h, z);
+        IterateStats st;
+        st.cx = dot(c, x);
+        st.hz = dot(h, z);
+        const double cx = st.cx, hz = st.hz;
         const double rt = kappa + cx + hz;
         const double nx = norm(x), ns = norm(s), nz = norm(z);
-        const double gap = dot(s, z);
-        const double mu = (gap + kappa * tau) / (degree + 1);
+        st.gap = dot(s, z);
+        const double gap = st.gap;
+        st.mu = (gap + kappa * tau) / (degree + 1);
+        const double mu = st.mu;
         const double pcost = cx / tau, dcost = -hz / tau;
-        double relgap = std::nan("");
         if (pcost < 0)
-            relgap = gap / -pcost;
+            st.relgap = gap / -pcost;
         else if (dcost > 0)
-            relgap = gap / dcost;
-        const double pres = norm(rz) / std::max(resz0 + nx + ns, 1.0) / tau;
-        const double dres = norm(rx) / std::max(resx0 + nz, 1.0) / tau;
-        const double pinfres = hz / std::max(nz, 1.0) < -options.relTol ? hresx / std::max(nz, 1.0) : std::nan("");
-        const double dinfres = cx / std::max(nx, 1.0) < -options.relTol ? hresz / std::max(nx + ns, 1.0) : std::nan("");
+            st.relgap = gap / dcost;
+        st.pres = norm(rz) / std::max(resz0 + nx + ns, 1.0) / tau;
+        st.dres = norm(rx) / std::max(resx0 + nz, 1.0) / tau;
+        if (hz / std::max(nz, 1.0) < -options.relTol)
+            st.pinfres = hresx / std::max(nz, 1.0);
+        if (cx / std::max(nx, 1.0) < -options.relTol)
+            st.dinfres = hresz / std::max(nx + ns, 1.0);
+        st.kappaOverTau = kappa / tau;
 
-        if (iter > 0 && (pres > kSafeguard * presPrev || gap < 0))
-            return finish(HsdStatus::Unknown, x, tau);
-        presPrev = pres;
+        if (iter > 0 && (st.pres > kSafeguard * presPrev || gap < 0))
+            return recover(st, false);
+        presPrev = st.pres;
         // checkExitConditions at full precision.
-        if ((-cx > 0 || -hz >= -options.absTol) && pres < options.feasTol && dres < options.feasTol &&
-            (gap < options.absTol || relgap < options.relTol))
-            return finish(HsdStatus::Optimal, x, tau);
-        if (dinfres < options.feasTol && tau < kappa)
-            return finish(HsdStatus::DualInfeasible, x, tau);
-        if ((pinfres < options.feasTol && tau < kappa) ||
-            (tau < options.feasTol && kappa < options.feasTol && pinfres < options.feasTol))
-            return finish(HsdStatus::PrimalInfeasible, x, tau);
-        if ((iter > 0 && step == kStepMin * kGamma) || iter == options.maxIterations || std::isnan(pcost))
-            return finish(HsdStatus::Unknown, x, tau);
+        if (const HsdStatus full = converged(st, tau, kappa, options.feasTol, options.absTol, options.relTol);
+            full != HsdStatus::Unknown)
+            return finish(full, x, tau);
+        if (iter > 0 && step == kStepMin * kGamma)
+            return recover(st, false);
+        if (iter == options.maxIterations || std::isnan(pcost))
+            return recover(st, true);
+        if (iter == 0 || better(st, best)) {
+            best = st;
+            bestX = x;
+            bestTau = tau;
+            bestKappa = kappa;
+        }
 
         // Scalings (updateScalings): W = sqrt(s / z), lambda = W^-1 s = sqrt(s z).
         for (std::size_t i = 0; i < m; ++i) {
             if (!(s[i] > 0) || !(z[i] > 0))
-                return finish(HsdStatus::Unknown, x, tau);
+                return recover(st, false);
             w[i] = std::sqrt(s[i] / z[i]);
             lambda[i] = std::sqrt(s[i] * z[i]);
             v[i] = w[i] * w[i];
         }
         if (!kkt.factor(v))
-            return finish(HsdStatus::Unknown, x, tau);
+            return recover(st, false);
         kkt.solve(negC, h, dx1, dz1);
         // Affine direction.
         for (std::size_t i = 0; i < m; ++i)

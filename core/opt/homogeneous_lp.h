@@ -32,6 +32,7 @@ public:
 /** How solveHomogeneous ended (ECOS' exit flags). */
 enum class HsdStatus {
     Optimal,
+    OptimalInaccurate, ///< a failure path came first, but the best iterate meets ECOS' reduced tolerances
     PrimalInfeasible,
     DualInfeasible,
     Unknown, ///< the iteration limit, a stalled step, a singular normal matrix or a numerical safeguard came first
@@ -43,13 +44,25 @@ struct HsdOptions
     double feasTol = 1e-8;
     double absTol = 1e-8;
     double relTol = 1e-8;
+    // ECOS' reduced tolerances, checked on the best iterate when a failure path ends the solve.
+    double feasTolInaccurate = 1e-4;
+    double absTolInaccurate = 5e-5;
+    double relTolInaccurate = 5e-5;
     int maxIterations = 100;
+    /**
+     * Corrections of each search direction against the residual of the unreduced KKT system, as ECOS refines
+     * its regularised LDL solves (ECOS: up to 9, stopping once the residual is below 1e-14 of the right-hand
+     * side or falls by less than a factor 6). Near an optimal vertex the normal matrix is nearly singular and
+     * its plain solve loses the digits the step needs (max_sum_throughput's LP stalled without them); 0 keeps
+     * the plain solve, whose points min_total_duration's validation was measured with.
+     */
+    int refinementSteps = 0;
 };
 
 struct HsdResult
 {
     HsdStatus status = HsdStatus::Unknown;
-    std::vector<double> x; ///< the primal point (also for Unknown: the last iterate); empty when infeasible
+    std::vector<double> x; ///< the primal point (for Unknown: the best iterate); empty when infeasible
     int iterations = 0;
 };
 
@@ -59,8 +72,10 @@ struct HsdResult
  * squares, brought into the cone), the homogeneous self-dual embedding with Nesterov-Todd scaling, a Mehrotra
  * predictor-corrector step with sigma = (1 - affine step)^3 clamped to [1e-4, 1], a step of 0.99 times the
  * distance to the boundary (at most 0.999), and ECOS' stopping rules. Normal-matrix solves stand in for ECOS'
- * regularised LDL with iterative refinement (the same directions up to rounding). On ECOS' failure paths (its
- * safeguards, a stalled step, the iteration limit) this returns Unknown rather than ECOS' "inaccurate" answers.
+ * regularised LDL (the same directions up to rounding; HsdOptions::refinementSteps adds ECOS' iterative refinement).
+ * On ECOS' failure paths (its safeguards, a stalled step, the iteration limit, leaving the cone) it goes back to
+ * the best iterate seen, by ECOS' comparison of their statistics, and returns OptimalInaccurate when that meets
+ * ECOS' reduced tolerances (ECOS' "close to optimal", cvxpy's "optimal_inaccurate"), else Unknown.
  *
  * Why it exists beside CLP: on an LP whose optimum is not unique, and above all on a feasibility problem (c = 0),
  * where a method stops is where the answer lies. Gavel's policies take whatever point ECOS returns, and this

@@ -6,50 +6,74 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <type_traits>
 
 namespace orrery::sched {
 
 namespace {
 
-/** In-place Cholesky of the n x n row-major SPD matrix a (lower triangle); false when not positive definite. */
-bool cholesky(std::vector<double>& a, std::size_t n, std::size_t at = 0)
+/**
+ * In-place Cholesky of the n x n row-major SPD matrix at a (lower triangle); false when not positive definite.
+ * `Size` is std::size_t, or a compile-time size for which the compiler unrolls the loops (same operations, same
+ * order, so the same bits).
+ */
+template <class Size> bool choleskyOf(double* a, Size size)
 {
+    const std::size_t n = size;
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t k = 0; k <= i; ++k) {
-            double sum = a[at + i * n + k];
+            double sum = a[i * n + k];
             for (std::size_t p = 0; p < k; ++p)
-                sum -= a[at + i * n + p] * a[at + k * n + p];
+                sum -= a[i * n + p] * a[k * n + p];
             if (i == k) {
                 if (!(sum > 0) || !std::isfinite(sum))
                     return false;
-                a[at + i * n + i] = std::sqrt(sum);
+                a[i * n + i] = std::sqrt(sum);
             } else {
-                a[at + i * n + k] = sum / a[at + k * n + k];
+                a[i * n + k] = sum / a[k * n + k];
             }
         }
     }
     return true;
 }
 
-/** v := (L L')^-1 v for the factor left by cholesky(). */
-void choleskySolve(const std::vector<double>& l, std::size_t n, double* v, std::size_t at = 0)
+/** v := (L L')^-1 v for the factor at l left by choleskyOf(). */
+template <class Size> void choleskySolveOf(const double* l, Size size, double* v)
 {
+    const std::size_t n = size;
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t p = 0; p < i; ++p)
-            v[i] -= l[at + i * n + p] * v[p];
-        v[i] /= l[at + i * n + i];
+            v[i] -= l[i * n + p] * v[p];
+        v[i] /= l[i * n + i];
     }
     for (std::size_t i = n; i-- > 0;) {
         for (std::size_t p = i + 1; p < n; ++p)
-            v[i] -= l[at + p * n + i] * v[p];
-        v[i] /= l[at + i * n + i];
+            v[i] -= l[p * n + i] * v[p];
+        v[i] /= l[i * n + i];
     }
+}
+
+// Gavel's clusters have three GPU types: their 3 x 3 blocks get the unrolled forms.
+using Three = std::integral_constant<std::size_t, 3>;
+
+bool cholesky(std::vector<double>& a, std::size_t n, std::size_t at = 0)
+{
+    return n == 3 ? choleskyOf(a.data() + at, Three{}) : choleskyOf(a.data() + at, n);
+}
+
+void choleskySolve(const std::vector<double>& l, std::size_t n, double* v, std::size_t at = 0)
+{
+    if (n == 3)
+        choleskySolveOf(l.data() + at, Three{}, v);
+    else
+        choleskySolveOf(l.data() + at, n, v);
 }
 
 /**
  * G of Gavel's allocation LP written as cvxpy hands it to ECOS (G x <= h, x the J x T allocation, row-major):
  * rows -x[j][t] <= 0 (J T of them), the capacities sum_j demand[j][t] x[j][t] <= capacity_t (T), the time
- * budgets sum_t x[j][t] <= 1 (J) and the floors -sum_t rate[j][t] x[j][t] <= -floor_j (J). The normal matrix
+ * budgets sum_t x[j][t] <= 1 (J) and, when the LP has them, the floors -sum_t rate[j][t] x[j][t] <= -floor_j (J;
+ * max_sum_throughput's LP has none). The normal matrix
  * G' diag(w) G is block-diagonal per job (its own cells, budget and floor) plus one rank-one term per type (the
  * capacity rows), so it is solved per job and through a T x T Schur complement (Sherman-Morrison-Woodbury):
  * O(J T^3) per factorisation instead of a dense (J T)^3.
@@ -57,11 +81,11 @@ void choleskySolve(const std::vector<double>& l, std::size_t n, double* v, std::
 class AllocationOperator : public opt::LpOperator
 {
 public:
-    explicit AllocationOperator(const AllocationInput& in)
-        : m_in(in), m_J(static_cast<std::size_t>(in.jobs)), m_T(static_cast<std::size_t>(in.types))
+    AllocationOperator(const AllocationInput& in, bool floors)
+        : m_in(in), m_J(static_cast<std::size_t>(in.jobs)), m_T(static_cast<std::size_t>(in.types)), m_floors(floors)
     {}
     int columns() const override { return static_cast<int>(m_J * m_T); }
-    int rows() const override { return static_cast<int>(m_J * m_T + m_T + 2 * m_J); }
+    int rows() const override { return static_cast<int>(m_J * m_T + m_T + (m_floors ? 2 : 1) * m_J); }
 
     void multiply(const std::vector<double>& x, std::vector<double>& out) const override
     {
@@ -73,18 +97,20 @@ public:
                 out[k] = -x[k];
                 out[N + t] += m_in.demand[k] * x[k];
                 out[N + m_T + j] += x[k];
-                out[N + m_T + m_J + j] -= m_in.rate[k] * x[k];
+                if (m_floors)
+                    out[N + m_T + m_J + j] -= m_in.rate[k] * x[k];
             }
     }
 
     void multiplyTransposed(const std::vector<double>& z, std::vector<double>& out) const override
     {
         const std::size_t N = m_J * m_T;
-        out.assign(N, 0.0);
+        out.resize(N); // every entry is set below
         for (std::size_t j = 0; j < m_J; ++j)
             for (std::size_t t = 0; t < m_T; ++t) {
                 const std::size_t k = j * m_T + t;
-                out[k] = -z[k] + m_in.demand[k] * z[N + t] + z[N + m_T + j] - m_in.rate[k] * z[N + m_T + m_J + j];
+                out[k] = -z[k] + m_in.demand[k] * z[N + t] + z[N + m_T + j] -
+                         (m_floors ? m_in.rate[k] * z[N + m_T + m_J + j] : 0.0);
             }
     }
 
@@ -99,7 +125,7 @@ public:
                 if (m_in.demand[k] != 0)
                     f(static_cast<int>(N + t), col, m_in.demand[k]);
                 f(static_cast<int>(N + m_T + j), col, 1.0);
-                if (m_in.rate[k] != 0)
+                if (m_floors && m_in.rate[k] != 0)
                     f(static_cast<int>(N + m_T + m_J + j), col, -m_in.rate[k]);
             }
     }
@@ -108,10 +134,10 @@ public:
     {
         const std::size_t N = m_J * m_T, T = m_T;
         // B_j = diag(w_cells) + w_budget 1 1' + w_floor r r', factored per job.
-        m_block.assign(m_J * T * T, 0.0);
+        m_block.resize(m_J * T * T); // every entry is set below
         for (std::size_t j = 0; j < m_J; ++j) {
             const std::size_t at = j * T * T;
-            const double wb = w[N + T + j], wf = w[N + T + m_J + j];
+            const double wb = w[N + T + j], wf = m_floors ? w[N + T + m_J + j] : 0.0;
             for (std::size_t a = 0; a < T; ++a)
                 for (std::size_t b = 0; b < T; ++b)
                     m_block[at + a * T + b] =
@@ -120,11 +146,12 @@ public:
                 return false;
         }
         // Y = B^-1 U (U: the capacity rows' coefficients), S = Gamma^-1 + U' B^-1 U.
-        m_y.assign(N * T, 0.0);
+        m_y.resize(N * T); // every entry is set below
         m_schur.assign(T * T, 0.0);
         for (std::size_t t = 0; t < T; ++t)
             m_schur[t * T + t] = 1 / w[N + t];
-        std::vector<double> col(T);
+        m_col.resize(T);
+        std::vector<double>& col = m_col;
         for (std::size_t j = 0; j < m_J; ++j)
             for (std::size_t t = 0; t < T; ++t) {
                 std::fill(col.begin(), col.end(), 0.0);
@@ -143,9 +170,11 @@ public:
         const std::size_t T = m_T;
         for (std::size_t j = 0; j < m_J; ++j)
             choleskySolve(m_block, T, v.data() + j * T, j * T * T);
-        std::vector<double> q(T, 0.0);
-        for (std::size_t k = 0; k < m_J * T; ++k)
-            q[k % T] += m_in.demand[k] * v[k];
+        std::vector<double>& q = m_q;
+        q.assign(T, 0.0);
+        for (std::size_t j = 0; j < m_J; ++j)
+            for (std::size_t t = 0; t < T; ++t)
+                q[t] += m_in.demand[j * T + t] * v[j * T + t];
         choleskySolve(m_schur, T, q.data());
         for (std::size_t k = 0; k < m_J * T; ++k)
             for (std::size_t t = 0; t < T; ++t)
@@ -155,8 +184,22 @@ public:
 private:
     const AllocationInput& m_in;
     std::size_t m_J, m_T;
+    bool m_floors;
     std::vector<double> m_block, m_y, m_schur;
+    mutable std::vector<double> m_q; // solve()'s work area
+    std::vector<double> m_col;
 };
+
+/** Gavel clips the solver's allocation to [0, 1]. */
+std::vector<double> clipped(std::vector<double> x)
+{
+    for (double& v : x)
+        v = std::min(1.0, std::max(0.0, v));
+    return x;
+}
+
+// ECOS' default number of refinement steps (include/ecos.h, NITREF).
+constexpr int kEcosRefinementSteps = 9;
 
 } // namespace
 
@@ -166,7 +209,7 @@ std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vect
     const auto T = static_cast<std::size_t>(in.types);
     if (floor.size() != J || in.rate.size() != J * T || in.demand.size() != J * T || in.capacity.size() != T)
         throw std::invalid_argument("ecosFeasiblePoint: floors per job, rate and demand jobs x types");
-    AllocationOperator g(in);
+    AllocationOperator g(in, true);
     const std::size_t N = J * T;
     std::vector<double> h(N + T + 2 * J, 0.0);
     for (std::size_t t = 0; t < T; ++t)
@@ -179,10 +222,33 @@ std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vect
     const opt::HsdResult r = opt::solveHomogeneous(g, std::vector<double>(N, 0.0), h);
     if (r.status != opt::HsdStatus::Optimal)
         return {};
-    std::vector<double> x = r.x;
-    for (double& v : x) // Gavel clips to [0, 1]
-        v = std::min(1.0, std::max(0.0, v));
-    return x;
+    return clipped(r.x);
+}
+
+std::vector<double> ecosMaxSumPoint(const AllocationInput& in)
+{
+    const auto J = static_cast<std::size_t>(in.jobs);
+    const auto T = static_cast<std::size_t>(in.types);
+    if (in.rate.size() != J * T || in.demand.size() != J * T || in.capacity.size() != T)
+        throw std::invalid_argument("ecosMaxSumPoint: rate and demand jobs x types");
+    AllocationOperator g(in, false);
+    const std::size_t N = J * T;
+    std::vector<double> h(N + T + J, 0.0);
+    for (std::size_t t = 0; t < T; ++t)
+        h[N + t] = in.capacity[t];
+    for (std::size_t j = 0; j < J; ++j)
+        h[N + T + j] = 1;
+    // cvxpy minimises -objective: c = -rate.
+    std::vector<double> c(N);
+    for (std::size_t k = 0; k < N; ++k)
+        c[k] = -in.rate[k];
+    opt::HsdOptions options;
+    options.refinementSteps = kEcosRefinementSteps;
+    const opt::HsdResult r = opt::solveHomogeneous(g, c, h, options);
+    // cvxpy hands Gavel ECOS' "close to optimal" point too (status optimal_inaccurate; Gavel warns and uses it).
+    if (r.status != opt::HsdStatus::Optimal && r.status != opt::HsdStatus::OptimalInaccurate)
+        return {};
+    return clipped(r.x);
 }
 
 } // namespace orrery::sched

@@ -84,11 +84,23 @@ std::vector<double> minTotalDurationAllocation(const AllocationInput& in, const 
  */
 std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vector<double>& floor);
 /**
+ * The point Gavel's ECOS returns for max_sum_throughput_perf's LP (maximise sum rate x under the base constraints,
+ * as cvxpy states it), by the same method with ECOS' iterative refinement, clipped to [0, 1]; also ECOS' "close to
+ * optimal" point, which cvxpy hands Gavel as optimal_inaccurate. Empty when neither is reached.
+ */
+std::vector<double> ecosMaxSumPoint(const AllocationInput& in);
+/** Which point of the (thin) feasible set at finish-time fairness' optimum z* an allocation takes. */
+enum class RhoPoint {
+    Central, ///< CLP's barrier: near the analytic centre, as where ECOS ends on Gavel's min-max SOCP
+    Ecos,    ///< ECOS' point of the feasibility LP at z* (ecosFeasiblePoint; CLP's barrier when it fails)
+};
+/**
  * finish-time fairness' problem (finish_time_fairness.cpp): minimise max_j a_j + b_j / thr_j, thr_j = sum_t
  * rate x; empty when no point is feasible. `foundZ` gets the optimum found.
  */
 std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::vector<double>& a,
-                                        const std::vector<double>& b, const char* policy, double* foundZ = nullptr);
+                                        const std::vector<double>& b, const char* policy, double* foundZ = nullptr,
+                                        RhoPoint point = RhoPoint::Central);
 
 /**
  * AlloX's matching (allox.cpp): `seconds` (row-major m x T) is each job's processing time on a GPU of each type

@@ -6,6 +6,8 @@ namespace orrery::sched {
 
 std::vector<double> maxSumThroughputAllocation(const AllocationInput& in, const char* policy)
 {
+    if (auto x = ecosMaxSumPoint(in); !x.empty())
+        return x;
     AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
     lp.setObjective(in.rate);
     if (!lp.solveInterior(policy))
@@ -18,8 +20,10 @@ namespace {
 /**
  * Gavel's ThroughputSumWithPerf (policies/max_sum_throughput.py, instance costs 1, no SLOs): maximise the
  * cluster's total throughput sum_j sum_t rate(j, t) x[j][t] under Gavel's base constraints. Throughputs are
- * in each job's own steps/s, as in Gavel, so the LP favours jobs with many cheap steps. Solved by CLP's barrier,
- * which like Gavel's ECOS stops inside the optimal face rather than at a vertex (docs/simulator.md).
+ * in each job's own steps/s, as in Gavel, so the LP favours jobs with many cheap steps. The optimum is often not
+ * unique (jobs of one type are interchangeable), so the allocation is the point ECOS stops at (ecosMaxSumPoint),
+ * as in Gavel; CLP's barrier, also inside the optimal face, is the fallback when that method does not end
+ * (docs/simulator.md).
  */
 class MaxSumThroughputPerf : public MaxMinRoundPolicy
 {

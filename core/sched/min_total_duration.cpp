@@ -1,4 +1,5 @@
 #include "sched/gavel_lp.h"
+#include "sched/gavel_pooled_types.h"
 #include "sched/max_min_round_policy.h"
 #include "sched/registry.h"
 
@@ -23,10 +24,13 @@ constexpr double kMaxU = 1.0;
 /**
  * u* = 1 / T*, the largest u such that every job can get stepsLeft_j * u steps/s under Gavel's base constraints:
  * "feasible at T" is "T u* >= 1", so one LP (maximise u) answers every T of the bisection. NaN when CLP does not
- * end optimal (the bisection then solves each T).
+ * end optimal (the bisection then solves each T). With types alike for every job it needs no LP (gavel_pooled_types.h).
  */
 double maxUniformProgress(const AllocationInput& in, const std::vector<double>& stepsLeft)
 {
+    // Types alike for every job (the agnostic variant): u* in closed form, as the LP below finds it.
+    if (const auto pool = pooledTypes(in))
+        return std::min(kMaxU, pooledMaxUniformScale(*pool, stepsLeft));
     const auto J = static_cast<std::size_t>(in.jobs);
     const auto T = static_cast<std::size_t>(in.types);
     opt::LinearModel model;
@@ -63,6 +67,22 @@ double maxUniformProgress(const AllocationInput& in, const std::vector<double>& 
     return lp.value(v) / scale;
 }
 
+/** min_j (best rate_j / steps_j) over jobs with steps left, at most kMaxU: an upper bound on u*. */
+double aloneProgress(const AllocationInput& in, const std::vector<double>& stepsLeft)
+{
+    const auto T = static_cast<std::size_t>(in.types);
+    double u = kMaxU;
+    for (std::size_t j = 0; j < stepsLeft.size(); ++j) {
+        if (!(stepsLeft[j] > 0))
+            continue;
+        double best = 0;
+        for (std::size_t t = 0; t < T; ++t)
+            best = std::max(best, in.rate[j * T + t]);
+        u = std::min(u, best / stepsLeft[j]);
+    }
+    return u;
+}
+
 } // namespace
 
 std::vector<double> minTotalDurationAllocation(const AllocationInput& in, const std::vector<double>& stepsLeft,
@@ -80,33 +100,53 @@ std::vector<double> minTotalDurationAllocation(const AllocationInput& in, const 
         lp->setThroughputFloors(floor);
         return lp->solve(policy);
     };
-    const double u = maxUniformProgress(in, stepsLeft);
-    const auto feasible = [&](double T) {
-        if (std::isfinite(u)) {
-            if (u * T > 1 + kReplayMargin)
-                return true;
-            if (u * T < 1 - kReplayMargin)
-                return false;
+    // Gavel's search, constants and all, each T decided from u (see kReplayMargin).
+    const auto search = [&](double u) {
+        const auto feasible = [&](double T) {
+            if (std::isfinite(u)) {
+                if (u * T > 1 + kReplayMargin)
+                    return true;
+                if (u * T < 1 - kReplayMargin)
+                    return false;
+            }
+            return solveAt(T);
+        };
+        double maxT = 1e6, minT = 100, lastMaxT = maxT;
+        double found = -1;
+        for (int decade = 0; found < 0 && decade < kMaxDecades; ++decade) {
+            while (1.05 * minT < maxT) {
+                const double T = (minT + maxT) / 2;
+                if (feasible(T)) {
+                    found = T;
+                    maxT = T;
+                } else {
+                    minT = T;
+                }
+            }
+            maxT = lastMaxT * 10;
+            minT = lastMaxT;
+            lastMaxT *= 10;
         }
-        return solveAt(T);
+        return found;
     };
-    // Gavel's search, constants and all.
-    double maxT = 1e6, minT = 100, lastMaxT = maxT;
-    double found = -1;
-    for (int decade = 0; found < 0 && decade < kMaxDecades; ++decade) {
-        while (1.05 * minT < maxT) {
-            const double T = (minT + maxT) / 2;
-            if (feasible(T)) {
-                found = T;
-                maxT = T;
-            } else {
-                minT = T;
+    // u* is at most min_j (best rate_j / steps_j), each job alone on its best type, and on Gavel's traces it is
+    // that bound most of the time (the longest job alone sets T*). Searching with the bound decides every T as u*
+    // would unless some tested T lies in [T_alone, T*), and then the T found is below T*, where ECOS' point
+    // (computed next in any case) finds no feasible point; only then is the LP for u* solved and the search
+    // replayed with it, as before.
+    if (!pooledTypes(in)) {
+        if (const double found = search(aloneProgress(in, stepsLeft)); found > 0) {
+            for (std::size_t k = 0; k < J; ++k)
+                floor[k] = stepsLeft[k] / found;
+            if (auto x = ecosFeasiblePoint(in, floor); !x.empty()) {
+                if (foundT)
+                    *foundT = found;
+                return x;
             }
         }
-        maxT = lastMaxT * 10;
-        minT = lastMaxT;
-        lastMaxT *= 10;
+        lp.reset(); // the replay below starts as it always did
     }
+    const double found = search(maxUniformProgress(in, stepsLeft));
     if (foundT)
         *foundT = found;
     if (found < 0)

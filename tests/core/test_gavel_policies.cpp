@@ -4,7 +4,9 @@
 
 #include "sim_test_helpers.h"
 
+#include "sched/floor_slack_lp.h"
 #include "sched/gavel_lp.h"
+#include "sched/gavel_pooled_types.h"
 #include "sched/registry.h"
 #include "sim/simulator.h"
 
@@ -44,8 +46,8 @@ double throughput(const sched::AllocationInput& in, const std::vector<double>& x
     return r;
 }
 
-// Gavel's base constraints hold: x in [0, 1], time per job <= 1, GPUs per type <= capacity.
-bool feasible(const sched::AllocationInput& in, const std::vector<double>& x)
+// Gavel's base constraints hold: x in [0, 1], time per job <= 1, GPUs per type <= capacity (each to `tolerance`).
+bool feasible(const sched::AllocationInput& in, const std::vector<double>& x, double tolerance = 1e-7)
 {
     for (int j = 0; j < in.jobs; ++j) {
         double time = 0;
@@ -55,7 +57,7 @@ bool feasible(const sched::AllocationInput& in, const std::vector<double>& x)
                 return false;
             time += v;
         }
-        if (time > 1 + 1e-7)
+        if (time > 1 + tolerance)
             return false;
     }
     for (int t = 0; t < in.types; ++t) {
@@ -63,7 +65,7 @@ bool feasible(const sched::AllocationInput& in, const std::vector<double>& x)
         for (int j = 0; j < in.jobs; ++j)
             used +=
                 in.demand[static_cast<std::size_t>(j * in.types + t)] * x[static_cast<std::size_t>(j * in.types + t)];
-        if (used > in.capacity[static_cast<std::size_t>(t)] + 1e-7)
+        if (used > in.capacity[static_cast<std::size_t>(t)] + tolerance)
             return false;
     }
     return true;
@@ -191,6 +193,167 @@ private slots:
         x = sched::minMaxRhoAllocation(in, {0, 0}, {1, 1}, "test", &z);
         QVERIFY(near(z, 1, 1e-5));
         QVERIFY(near(x[0], 1, 1e-4) && near(x[3], 1, 1e-4));
+    }
+
+    void pooledTypesDecideAsTheLpDoes()
+    {
+        // Types alike for every job (one rate and one demand per job on every type): the floors are feasible
+        // exactly when pooledMaxUniformScale >= 1, as the allocation LP decides, on random 6-job, 3-type problems
+        // with floors scaled to either side of the boundary.
+        std::mt19937 rng(16);
+        std::uniform_real_distribution<double> rate(0.1, 10), share(0.05, 1), scale(0.5, 1.5);
+        for (int trial = 0; trial < 40; ++trial) {
+            sched::AllocationInput in{6, 3, std::vector<double>(18), std::vector<int>(18, 1), {2, 1, 2}};
+            std::vector<double> floor(6);
+            for (std::size_t j = 0; j < 6; ++j) {
+                const double r = rate(rng);
+                const int demand = trial % 4 == 1 && j == 2 ? 2 : 1;
+                for (std::size_t t = 0; t < 3; ++t) {
+                    in.rate[j * 3 + t] = r;
+                    in.demand[j * 3 + t] = demand;
+                }
+                floor[j] = trial % 5 == 3 && j == 4 ? 0.0 : r * share(rng);
+            }
+            const auto pool = sched::pooledTypes(in);
+            QVERIFY(pool.has_value());
+            const double u = sched::pooledMaxUniformScale(*pool, floor);
+            const double s = scale(rng);
+            for (double& f : floor)
+                f *= s;
+            const double scaled = u / s;
+            if (std::abs(scaled - 1) < 1e-5)
+                continue;
+            sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
+            lp.setThroughputFloors(floor);
+            QCOMPARE(lp.solve("test"), scaled > 1);
+        }
+        // A rate or a demand that differs between types, or a zero rate: no pooling.
+        sched::AllocationInput in{2, 2, {1, 1, 2, 2}, {1, 1, 1, 1}, {1, 1}};
+        QVERIFY(sched::pooledTypes(in).has_value());
+        in.rate[3] = 2.5;
+        QVERIFY(!sched::pooledTypes(in).has_value());
+        in.rate[3] = 2;
+        in.demand[1] = 2;
+        QVERIFY(!sched::pooledTypes(in).has_value());
+        in.demand[1] = 1;
+        in.rate[0] = in.rate[1] = 0;
+        QVERIFY(!sched::pooledTypes(in).has_value());
+    }
+
+    void minMaxRhoFindsTheBisectionsOptimum()
+    {
+        // Finish-time fairness' min z against the plain bisection with one feasibility LP per step (what Gavel's
+        // stand-in and Orrery did before): the same z* to the search's 1e-6 gap, both with pooled types (each step
+        // decided in closed form) and with rates that differ by type (regula falsi on the floor-slack LP).
+        const auto bisect = [](const sched::AllocationInput& in, const std::vector<double>& a,
+                               const std::vector<double>& b) {
+            sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
+            std::vector<double> floor(a.size());
+            const auto feasible = [&](double z) {
+                for (std::size_t k = 0; k < a.size(); ++k)
+                    floor[k] = b[k] / (z - a[k]);
+                lp.setThroughputFloors(floor);
+                return lp.solve("test");
+            };
+            double lo = *std::max_element(a.begin(), a.end());
+            double hi = std::max(lo, 1.0) * 2;
+            while (!feasible(hi)) {
+                lo = hi;
+                hi *= 2;
+            }
+            while (hi - lo > 1e-6 * hi) {
+                const double mid = (lo + hi) / 2;
+                (feasible(mid) ? hi : lo) = mid;
+            }
+            return hi;
+        };
+        std::mt19937 rng(17);
+        std::uniform_real_distribution<double> rate(0.1, 10), lateness(0, 3), work(0.05, 2);
+        for (int trial = 0; trial < 40; ++trial) {
+            const bool pooled = trial % 2 == 0;
+            sched::AllocationInput in{6, 3, std::vector<double>(18), std::vector<int>(18, 1), {2, 1, 2}};
+            std::vector<double> a(6), b(6);
+            for (std::size_t j = 0; j < 6; ++j) {
+                const double r = rate(rng);
+                for (std::size_t t = 0; t < 3; ++t)
+                    in.rate[j * 3 + t] = pooled ? r : rate(rng);
+                a[j] = lateness(rng);
+                b[j] = work(rng) * r;
+            }
+            double z = 0;
+            const auto x = sched::minMaxRhoAllocation(in, a, b, "test", &z);
+            // CLP's barrier meets the constraints to its own tolerance (a little above 1e-7 here and there).
+            QVERIFY(feasible(in, x, 1e-6));
+            const double want = bisect(in, a, b);
+            QVERIFY2(std::abs(z - want) <= 2e-6 * want, qPrintable(QString("%1 vs %2").arg(z).arg(want)));
+            for (int j = 0; j < in.jobs; ++j) // every rho_j <= z, to the LP's tolerances
+                QVERIFY(a[static_cast<std::size_t>(j)] + b[static_cast<std::size_t>(j)] / throughput(in, x, j) <=
+                        z * (1 + 1e-5));
+        }
+    }
+
+    void floorSlackIsNonNegativeExactlyWhenFloorsAreFeasible()
+    {
+        // The floor-slack LP's optimum t* >= 0 exactly when the allocation LP meets the floors, on random 6-job,
+        // 3-type problems with floors scaled around the boundary; t* = 0 where the floors are met exactly.
+        std::mt19937 rng(19);
+        std::uniform_real_distribution<double> rate(0.1, 10), share(0.05, 0.6), weight(0.1, 3);
+        for (int trial = 0; trial < 30; ++trial) {
+            sched::AllocationInput in{6, 3, std::vector<double>(18), std::vector<int>(18, 1), {2, 1, 2}};
+            for (double& r : in.rate)
+                r = trial % 4 == 1 && &r == &in.rate[5] ? 0.0 : rate(rng);
+            std::vector<double> floor(6), w(6);
+            for (std::size_t j = 0; j < 6; ++j) {
+                floor[j] = in.rate[j * 3] * share(rng) * (trial % 2 == 0 ? 1.0 : 2.5);
+                w[j] = weight(rng);
+            }
+            sched::FloorSlackLp slack(in, w);
+            const double t = slack.maxSlack(floor, "test");
+            sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
+            lp.setThroughputFloors(floor);
+            if (std::abs(t) > 1e-7)
+                QCOMPARE(lp.solve("test"), t > 0);
+            // Floors raised by t* w_j are met exactly at the edge: t* of those floors is 0.
+            std::vector<double> edge(6);
+            for (std::size_t j = 0; j < 6; ++j)
+                edge[j] = floor[j] + t * w[j];
+            QVERIFY2(std::abs(slack.maxSlack(edge, "test")) < 1e-7, qPrintable(QString::number(trial)));
+        }
+    }
+
+    void maxSumPointIsOptimalAndSymmetric()
+    {
+        // max_sum_throughput's point (ECOS' method): optimal (CLP's simplex gives the same objective), and jobs
+        // that are alike get alike shares, as an interior-point method's point does on a face of optima (a
+        // vertex would give one of them the better type).
+        std::mt19937 rng(18);
+        std::uniform_real_distribution<double> rate(0.1, 10);
+        for (int trial = 0; trial < 20; ++trial) {
+            const int jobs = 4 + trial % 5;
+            sched::AllocationInput in{jobs,
+                                      3,
+                                      std::vector<double>(static_cast<std::size_t>(jobs) * 3),
+                                      std::vector<int>(static_cast<std::size_t>(jobs) * 3, 1),
+                                      {2, 1, 2}};
+            for (double& r : in.rate)
+                r = rate(rng);
+            std::copy(in.rate.begin(), in.rate.begin() + 3, in.rate.begin() + 3); // jobs 0 and 1 alike
+            const auto x = sched::ecosMaxSumPoint(in);
+            QVERIFY(!x.empty());
+            QVERIFY(feasible(in, x));
+            sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
+            lp.setObjective(in.rate);
+            QVERIFY(lp.solve("test"));
+            const auto vertex = lp.solution();
+            double got = 0, best = 0;
+            for (int j = 0; j < jobs; ++j) {
+                got += throughput(in, x, j);
+                best += throughput(in, vertex, j);
+            }
+            QVERIFY2(near(got, best, 1e-6), qPrintable(QString("%1 vs %2").arg(got).arg(best)));
+            for (std::size_t t = 0; t < 3; ++t)
+                QVERIFY(std::abs(x[t] - x[3 + t]) < 1e-5);
+        }
     }
 
     void ecosPointIsTheOneEcosReturns()

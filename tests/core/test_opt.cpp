@@ -129,6 +129,38 @@ private slots:
         QVERIFY2(std::abs(r.x[0] - 0.78886931) < 1e-4, qPrintable(QString::number(r.x[0], 'g', 12)));
     }
 
+    void homogeneousMethodRefinesAndRecovers()
+    {
+        // ECOS' iterative refinement changes a direction only by what the plain solve got wrong: the same optimum.
+        DenseOperator g(4, 2, {1, 2, 3, 1, -1, 0, 0, -1});
+        opt::HsdOptions refined;
+        refined.refinementSteps = 9;
+        const auto plain = opt::solveHomogeneous(g, {-1, -1}, {4, 6, 0, 0});
+        const auto r = opt::solveHomogeneous(g, {-1, -1}, {4, 6, 0, 0}, refined);
+        QVERIFY(r.status == opt::HsdStatus::Optimal);
+        QVERIFY(std::abs(r.x[0] - plain.x[0]) < 1e-9 && std::abs(r.x[1] - plain.x[1]) < 1e-9);
+        // Cut off by the iteration limit, the method answers with ECOS' reduced tolerances: far from the optimum it
+        // knows nothing (Unknown), close to it (within 1e-4 but not 1e-8) it is close to optimal, and the point it
+        // returns then is the optimum to that accuracy.
+        bool sawInaccurate = false;
+        for (int limit = 1; limit < 30; ++limit) {
+            opt::HsdOptions cut;
+            cut.maxIterations = limit;
+            const auto c = opt::solveHomogeneous(g, {-1, -1}, {4, 6, 0, 0}, cut);
+            QVERIFY(!c.x.empty());
+            if (c.status == opt::HsdStatus::OptimalInaccurate) {
+                sawInaccurate = true;
+                QVERIFY2(std::abs(c.x[0] - 1.6) < 1e-3 && std::abs(c.x[1] - 1.2) < 1e-3,
+                         qPrintable(QString("%1: %2, %3").arg(limit).arg(c.x[0]).arg(c.x[1])));
+            }
+            if (c.status == opt::HsdStatus::Optimal) {
+                QVERIFY(sawInaccurate);
+                break;
+            }
+        }
+        QVERIFY(sawInaccurate);
+    }
+
     void modelIsColumnMajorInRowOrder()
     {
         opt::LinearModel m;

@@ -484,8 +484,6 @@ class Problem:
         Variables v = (x, t, u_1..u_m): min t s.t. the linear constraints, a_i + c_i u_i <= t, and u_i >= 1 / l_i
         as cvxpy's power canonicalisation states it, the second-order cone ||(2, l_i - u_i)|| <= l_i + u_i.
         """
-        from cvxopt import matrix, solvers, spmatrix
-
         n, m = var.size, len(terms)
         N = n + 1 + m
         G_rows, h_rows = [], []
@@ -526,6 +524,8 @@ class Problem:
             self.status = OPTIMAL if flag == 0 else "optimal_inaccurate"
             self.value = float(v[n])
             return self.value
+        from cvxopt import matrix, solvers, spmatrix  # only this path needs CVXOPT
+
         solve_log.append(("cvxopt-socp", N, G.shape[0]))
         opts = {"show_progress": False, "abstol": 1e-8, "reltol": 1e-8, "feastol": 1e-8, "maxiters": 100}
         try:
