@@ -13,23 +13,8 @@ FloorSlackLp::FloorSlackLp(const AllocationInput& in, const std::vector<double>&
 {
     const auto J = static_cast<std::size_t>(in.jobs);
     const auto T = static_cast<std::size_t>(in.types);
-    // Rows and cells as AllocationLp has them (gavel_lp.cpp), then the slack column.
-    opt::LinearModel model;
-    model.setSense(opt::Sense::Maximize);
-    for (std::size_t j = 0; j < J; ++j)
-        model.addRow({}, {}, -opt::kInfinity, 1);
-    for (std::size_t t = 0; t < T; ++t)
-        model.addRow({}, {}, -opt::kInfinity, in.capacity[t]);
-    for (std::size_t j = 0; j < J; ++j)
-        model.addRow({}, {}, -opt::kInfinity, opt::kInfinity);
-    for (std::size_t k = 0; k < J * T; ++k) {
-        const std::size_t j = k / T;
-        const int col = model.addColumn(0, 1);
-        model.addEntry(static_cast<int>(j), col, 1.0);
-        model.addEntry(static_cast<int>(J + k % T), col, static_cast<double>(in.demand[k]));
-        if (in.rate[k] > 0)
-            model.addEntry(static_cast<int>(J + T + j), col, in.rate[k]);
-    }
+    // Rows and cells as AllocationLp has them, then the slack column.
+    opt::LinearModel model = allocationModel(in.jobs, in.types, in.rate, in.demand, in.capacity, -opt::kInfinity);
     m_slackColumn = model.addColumn(-opt::kInfinity, opt::kInfinity, 1);
     for (std::size_t j = 0; j < J; ++j)
         if (weight[j] != 0)

@@ -10,6 +10,30 @@
 
 namespace orrery::sched {
 
+opt::LinearModel allocationModel(int jobs, int types, const std::vector<double>& rate, const std::vector<int>& demand,
+                                 const std::vector<int>& capacity, double floorLower)
+{
+    const auto J = static_cast<std::size_t>(jobs);
+    const auto T = static_cast<std::size_t>(types);
+    opt::LinearModel model;
+    model.setSense(opt::Sense::Maximize);
+    for (std::size_t j = 0; j < J; ++j)
+        model.addRow({}, {}, -opt::kInfinity, 1);
+    for (std::size_t t = 0; t < T; ++t)
+        model.addRow({}, {}, -opt::kInfinity, capacity[t]);
+    for (std::size_t j = 0; j < J; ++j)
+        model.addRow({}, {}, floorLower, opt::kInfinity);
+    for (std::size_t k = 0; k < J * T; ++k) {
+        const std::size_t j = k / T;
+        const int col = model.addColumn(0, 1);
+        model.addEntry(static_cast<int>(j), col, 1.0);
+        model.addEntry(static_cast<int>(J + k % T), col, static_cast<double>(demand[k]));
+        if (rate[k] > 0)
+            model.addEntry(static_cast<int>(J + T + j), col, rate[k]);
+    }
+    return model;
+}
+
 AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const std::vector<int>& demand,
                            const std::vector<int>& capacity)
     : m_jobs(jobs), m_types(types), m_rate(std::move(rate))
@@ -23,25 +47,9 @@ AllocationLp::AllocationLp(int jobs, int types, std::vector<double> rate, const 
     // type to the others.
     for (std::size_t k = 0; k < J * T; ++k)
         m_cell.push_back(k);
-    // Rows: J time budgets, T capacities, J throughput floors.
-    opt::LinearModel model;
-    model.setSense(opt::Sense::Maximize);
-    for (std::size_t j = 0; j < J; ++j)
-        model.addRow({}, {}, -opt::kInfinity, 1);
-    for (std::size_t t = 0; t < T; ++t)
-        model.addRow({}, {}, -opt::kInfinity, capacity[t]);
-    for (std::size_t j = 0; j < J; ++j)
-        model.addRow({}, {}, -opt::kInfinity, opt::kInfinity);
-    for (const std::size_t k : m_cell) {
-        const std::size_t j = k / T;
-        const int col = model.addColumn(0, 1);
-        model.addEntry(static_cast<int>(j), col, 1.0);
-        model.addEntry(static_cast<int>(J + k % T), col, static_cast<double>(demand[k]));
-        if (m_rate[k] > 0)
-            model.addEntry(static_cast<int>(J + T + j), col, m_rate[k]);
-    }
     // The default limit is far more iterations than these LPs need (a few hundred pivots).
-    m_lp = std::make_unique<opt::LinearProgram>(model);
+    m_lp =
+        std::make_unique<opt::LinearProgram>(allocationModel(jobs, types, m_rate, demand, capacity, -opt::kInfinity));
 }
 
 AllocationLp::~AllocationLp() = default;

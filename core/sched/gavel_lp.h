@@ -1,5 +1,6 @@
 #pragma once
 
+#include "opt/linear_model.h"
 #include "sim/view.h"
 
 #include <memory>
@@ -10,6 +11,15 @@ class LinearProgram;
 }
 
 namespace orrery::sched {
+
+/**
+ * The rows and cells of Gavel's allocation LP (below), without an objective: one column per cell (row-major J x T,
+ * bounds [0, 1]); rows J time budgets (<= 1), T capacities (<= capacity), then J throughput rows
+ * (sum_t rate x >= `floorLower`, floors set later). Callers add their own columns (a slack, a scale) on the
+ * throughput rows J + T + j.
+ */
+opt::LinearModel allocationModel(int jobs, int types, const std::vector<double>& rate, const std::vector<int>& demand,
+                                 const std::vector<int>& capacity, double floorLower);
 
 /**
  * The LP shape Gavel's allocation policies share (scheduler/policies/policy.py, get_base_constraints), over

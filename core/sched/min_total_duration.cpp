@@ -33,22 +33,8 @@ double maxUniformProgress(const AllocationInput& in, const std::vector<double>& 
         return std::min(kMaxU, pooledMaxUniformScale(*pool, stepsLeft));
     const auto J = static_cast<std::size_t>(in.jobs);
     const auto T = static_cast<std::size_t>(in.types);
-    opt::LinearModel model;
-    model.setSense(opt::Sense::Maximize);
-    for (std::size_t j = 0; j < J; ++j)
-        model.addRow({}, {}, -opt::kInfinity, 1);
-    for (std::size_t t = 0; t < T; ++t)
-        model.addRow({}, {}, -opt::kInfinity, in.capacity[t]);
-    for (std::size_t j = 0; j < J; ++j)
-        model.addRow({}, {}, 0, opt::kInfinity);
-    for (std::size_t k = 0; k < J * T; ++k) {
-        const std::size_t j = k / T;
-        const int col = model.addColumn(0, 1);
-        model.addEntry(static_cast<int>(j), col, 1.0);
-        model.addEntry(static_cast<int>(J + k % T), col, static_cast<double>(in.demand[k]));
-        if (in.rate[k] > 0)
-            model.addEntry(static_cast<int>(J + T + j), col, in.rate[k]);
-    }
+    // Gavel's allocation rows, the throughput rows' floor at 0, then the scale column.
+    opt::LinearModel model = allocationModel(in.jobs, in.types, in.rate, in.demand, in.capacity, 0);
     // The LP's variable is v = u * scale with scale the most steps left, so that its coefficients are in [-1, 0].
     double scale = 0;
     for (std::size_t j = 0; j < J; ++j)
