@@ -421,28 +421,24 @@ std::int64_t RunStore::storeRun(const RunInfo& info, const sim::RunResult& resul
 
 std::vector<RunStore::StoredOutcome> RunStore::storeRuns(const std::vector<RunToStore>& runs)
 {
+    // A run that cannot be prepared keeps its error and is left out; the others are stored as one batch.
+    std::vector<StoredOutcome> out(runs.size());
     std::vector<PreparedRun> prepared;
+    std::vector<std::size_t> indexOf;
     prepared.reserve(runs.size());
-    std::vector<std::string> errors(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
         try {
             prepared.push_back(prepareRun(m_path, *runs[i].info, *runs[i].result));
+            indexOf.push_back(i);
         } catch (const std::exception& e) {
-            errors[i] = e.what();
-            prepared.emplace_back(); // a placeholder, not stored
+            out[i].error = e.what();
         }
     }
     std::vector<const PreparedRun*> toStore;
-    std::vector<std::size_t> indexOf;
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        if (errors[i].empty()) {
-            toStore.push_back(&prepared[i]);
-            indexOf.push_back(i);
-        }
+    toStore.reserve(prepared.size());
+    for (const auto& p : prepared)
+        toStore.push_back(&p);
     const auto stored = storeRuns(toStore);
-    std::vector<StoredOutcome> out(runs.size());
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        out[i].error = errors[i];
     for (std::size_t k = 0; k < stored.size(); ++k)
         out[indexOf[k]] = stored[k];
     return out;
