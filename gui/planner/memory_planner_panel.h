@@ -8,6 +8,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QSpinBox;
 class QTableView;
@@ -69,10 +70,21 @@ signals:
     void recomputed();
 
 private:
-    QWidget* buildInputs();
+    /** The model box's entry for a model given by its dimensions rather than by name. */
+    static QString customModelName() { return QStringLiteral("custom"); }
+    QWidget* buildInputs(); // memory_planner_inputs.cpp, with the four boxes below
+    QGroupBox* buildModelBox();
+    QGroupBox* buildTrainingBox();
+    QGroupBox* buildLayoutBox();
+    QGroupBox* buildPlanBox();
     void modelChosen();
     void inputChanged();
     void recompute();
+    /** The plan table's targets: the cluster's types with their GPU counts and node shapes, or every catalog type. */
+    std::vector<estimate::PlanTarget> planTargets() const;
+    /** Ranks the plans of the model on the targets into the table, and says why when there are none. */
+    void updatePlans(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                     const std::vector<estimate::PlanTarget>& targets);
     /** Enables the controls that apply to the current model and options (ep for MoE models...). */
     void updateApplicability();
     void markFaulty(QWidget* control, const QString& why);

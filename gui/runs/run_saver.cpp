@@ -4,6 +4,8 @@
 #include "io/scenario.h"
 #include "results/run_library.h"
 #include "store/run_store.h"
+#include "store/schema.h"
+#include "store/sqlite.h"
 
 #include <filesystem>
 #include <mutex>
@@ -31,6 +33,23 @@ store::RunStore RunSaver::openForWriting(const std::string& path)
     if (!parent.empty())
         std::filesystem::create_directories(parent);
     return store::RunStore(path);
+}
+
+store::RunStore RunSaver::openForReading(const std::string& path)
+{
+    bool older = false;
+    try {
+        store::Connection probe(path, store::Connection::Mode::ReadOnly);
+        const auto version = probe.queryInt("PRAGMA user_version");
+        older = version > 0 && version < store::schemaVersion();
+    } catch (const std::exception&) {
+        // Not readable as SQLite: the read-only open below says why, naming the file.
+    }
+    if (older)
+        store::RunStore upgraded(path); // migrates; refuses a damaged file with its own message
+    store::RunStore::Options options;
+    options.access = store::RunStore::Access::ReadOnly;
+    return store::RunStore(path, options);
 }
 
 void RunSaver::save(int runId)

@@ -31,6 +31,14 @@ public:
     static std::mutex& storeMutex();
     /** Opens (creating it and its directory when missing) the store for writing, holding storeMutex(). */
     static store::RunStore openForWriting(const std::string& path);
+    /**
+     * Opens the store as the GUI reads stores; call it holding storeMutex() until the store is closed: read-only (it
+     * works on a read-only mount and on a damaged store, and leaves runs of dead writers for the next writer to mark),
+     * except that a store of an older schema is migrated once first, as saving a run would (the CLI leaves that to the
+     * next `simulate --db`; the GUI has no such step to point to). A foreign or damaged file is refused with the
+     * store's own message naming it.
+     */
+    static store::RunStore openForReading(const std::string& path);
 
 signals:
     void saved(int runId, qint64 storeId);

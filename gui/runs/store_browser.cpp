@@ -7,8 +7,6 @@
 #include "runs/placement_scores.h"
 #include "runs/run_saver.h"
 #include "store/run_store.h"
-#include "store/schema.h"
-#include "store/sqlite.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -27,33 +25,6 @@
 #include <optional>
 
 namespace orrery::gui {
-
-namespace {
-
-// Browsing only reads, like the CLI's `runs` read commands: a read-only open works on a read-only
-// mount, on a damaged store (no integrity check is needed to read what is readable) and leaves runs
-// of dead writers as they are in the file; the next writer marks them. One exception: a store of an
-// older schema cannot be read until it is migrated, which the CLI leaves to the next `simulate --db`;
-// the GUI has no such step to point to (it stores its runs in the background), so it migrates the
-// file once here, as saving a run would.
-store::RunStore openForBrowsing(const std::string& path)
-{
-    store::RunStore::Options options;
-    options.access = store::RunStore::Access::ReadOnly;
-    bool older = false;
-    try {
-        store::Connection probe(path, store::Connection::Mode::ReadOnly);
-        const auto version = probe.queryInt("PRAGMA user_version");
-        older = version > 0 && version < store::schemaVersion();
-    } catch (const std::exception&) {
-        // Not readable as SQLite: the read-only open below says why, naming the file.
-    }
-    if (older)
-        store::RunStore upgraded(path); // migrates; refuses a damaged file with its own message
-    return store::RunStore(path, options);
-}
-
-} // namespace
 
 StoreBrowser::StoreBrowser(RunLibrary* runs, JobRunner* runner, QString databasePath, QWidget* parent)
     : QWidget(parent), m_runs(runs), m_runner(runner), m_path(std::move(databasePath)),
@@ -159,7 +130,7 @@ void StoreBrowser::refresh()
         QStringLiteral("store-list"),
         [path, filter](TaskContext&) {
             std::lock_guard lock(RunSaver::storeMutex());
-            return openForBrowsing(path).listRuns(filter);
+            return RunSaver::openForReading(path).listRuns(filter);
         },
         this,
         [this](std::vector<store::RunRecord> records) {
@@ -205,7 +176,7 @@ void StoreBrowser::load(const QVector<qint64>& storeIds)
             std::vector<std::optional<io::Scenario>> scenarios; // per entry, for its placement scores
             {
                 std::lock_guard lock(RunSaver::storeMutex());
-                store::RunStore db = openForBrowsing(path);
+                store::RunStore db = RunSaver::openForReading(path);
                 for (qint64 id : missing) {
                     if (ctx.isCancelled())
                         break;

@@ -1,19 +1,13 @@
 #include "serving/serving_panel.h"
 
 #include "async/job_runner.h"
-#include "io/error.h"
-#include "io/serving_csv.h"
-#include "runs/run_saver.h"
 #include "serve/maf_trace.h"
 #include "serving/attainment_chart.h"
 #include "serving/cluster_picture.h"
 #include "serving/serving_cdf_chart.h"
 #include "serving/serving_inputs.h"
-#include "store/run_store.h"
-#include "store/serving_records.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -23,7 +17,6 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QMenu>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -35,32 +28,9 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
-#include <mutex>
-#include <optional>
-
 namespace orrery::gui {
 
 namespace {
-
-/** The store opened as the GUI reads stores: read-only, or migrated once when it is of an older schema. */
-template <class Fn> auto withStoreForReading(const std::string& path, Fn&& fn)
-{
-    std::lock_guard lock(RunSaver::storeMutex());
-    store::RunStore::Options options;
-    options.access = store::RunStore::Access::ReadOnly;
-    std::optional<store::RunStore> db;
-    try {
-        db.emplace(path, options);
-    } catch (const Error&) {
-        // An older schema is refused read-only; a foreign or damaged file is refused again below with the store's
-        // own message naming it.
-    }
-    if (!db)
-        db.emplace(path);
-    return fn(*db);
-}
 
 /** The progress a worker gives to core: its fraction to the task, its stop token from the task. */
 util::Progress progressOf(TaskContext& ctx, const std::string& what)
@@ -69,17 +39,6 @@ util::Progress progressOf(TaskContext& ctx, const std::string& what)
     p.stop = ctx.stopToken();
     p.report = [&ctx, what](double f) { ctx.reportProgress(f, fmt::format("{}: {:.0f}%", what, 100 * f)); };
     return p;
-}
-
-QString storedLabel(const store::ServingRunRow& r)
-{
-    return QStringLiteral("#%1  %2  %3 on %4 x %5  %6%")
-        .arg(r.id)
-        .arg(QString::fromStdString(serve::methodTitle(r.method)),
-             QString::fromStdString(r.modelSet.empty() ? r.models : r.modelSet))
-        .arg(r.gpus)
-        .arg(QString::fromStdString(r.gpuType))
-        .arg(100 * r.attainment, 0, 'f', 2);
 }
 
 } // namespace
@@ -91,8 +50,15 @@ ServingPanel::ServingPanel(JobRunner* runner, QString databasePath, QWidget* par
     outer->setContentsMargins(4, 4, 4, 4);
     auto* split = new QSplitter(Qt::Horizontal);
     outer->addWidget(split);
+    split->addWidget(buildControls());
+    split->addWidget(buildViews());
+    split->setStretchFactor(1, 1);
+    connectControls();
+    refreshStored();
+}
 
-    // Left: the inputs, what to run, the stored runs.
+QWidget* ServingPanel::buildControls()
+{
     auto* left = new QWidget;
     auto* ll = new QVBoxLayout(left);
     ll->setContentsMargins(0, 0, 4, 0);
@@ -134,7 +100,7 @@ ServingPanel::ServingPanel(JobRunner* runner, QString databasePath, QWidget* par
     auto* storeButtons = new QHBoxLayout;
     m_save = new QPushButton(tr("Save to database"));
     m_save->setEnabled(false);
-    auto* load = new QPushButton(tr("Load"));
+    m_load = new QPushButton(tr("Load"));
     m_export = new QToolButton;
     m_export->setText(tr("Export CSV"));
     m_export->setPopupMode(QToolButton::InstantPopup);
@@ -146,7 +112,7 @@ ServingPanel::ServingPanel(JobRunner* runner, QString databasePath, QWidget* par
     menu->addAction(tr("Attainment curves..."), this, [this] { exportCsvInteractive(ServingCsv::Curves); });
     m_export->setMenu(menu);
     storeButtons->addWidget(m_save);
-    storeButtons->addWidget(load);
+    storeButtons->addWidget(m_load);
     storeButtons->addWidget(m_export);
     storeButtons->addStretch();
     sl->addLayout(storeButtons);
@@ -155,9 +121,11 @@ ServingPanel::ServingPanel(JobRunner* runner, QString databasePath, QWidget* par
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
     scroll->setMinimumWidth(360);
-    split->addWidget(scroll);
+    return scroll;
+}
 
-    // Right: what the run and the curves show.
+QWidget* ServingPanel::buildViews()
+{
     auto* right = new QWidget;
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(4, 0, 0, 0);
@@ -187,9 +155,11 @@ ServingPanel::ServingPanel(JobRunner* runner, QString databasePath, QWidget* par
     m_cdf = new ServingCdfChart;
     m_views->addTab(m_cdf, tr("Latency CDF"));
     rl->addWidget(m_views, 1);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
+    return right;
+}
 
+void ServingPanel::connectControls()
+{
     setDefaultValues();
     connect(m_axis, &QComboBox::currentIndexChanged, this, &ServingPanel::setDefaultValues);
     connect(m_inputs, &ServingInputs::trafficSourceChanged, this, [this] {
@@ -201,7 +171,7 @@ ServingPanel::ServingPanel(JobRunner* runner, QString databasePath, QWidget* par
     connect(m_curvesButton, &QPushButton::clicked, this, &ServingPanel::computeCurves);
     connect(m_cancel, &QPushButton::clicked, this, &ServingPanel::cancel);
     connect(m_save, &QPushButton::clicked, this, &ServingPanel::saveToDatabase);
-    connect(load, &QPushButton::clicked, this, [this] {
+    connect(m_load, &QPushButton::clicked, this, [this] {
         if (auto* item = m_stored->currentItem())
             loadStored(item->data(Qt::UserRole).toLongLong());
     });
@@ -222,7 +192,6 @@ ServingPanel::ServingPanel(JobRunner* runner, QString databasePath, QWidget* par
         showMessage(tr("Cancelled."));
         emit cancelled();
     });
-    refreshStored();
 }
 
 QString ServingPanel::taskKey(const QString& what) const
@@ -469,144 +438,6 @@ void ServingPanel::showSegment(int segment)
 {
     if (m_run)
         m_picture->setGroups(m_run->segmentGroups(segment), m_run->spec.gpus);
-}
-
-void ServingPanel::saveToDatabase()
-{
-    if (!m_run || m_run->id != 0)
-        return;
-    const std::string path = m_path.toStdString();
-    serve::ServingRun run = *m_run;
-    m_runner->start<serve::ServingRun>(
-        QString(),
-        [path, run](TaskContext&) mutable {
-            std::optional<store::RunStore> db(RunSaver::openForWriting(path));
-            std::lock_guard lock(RunSaver::storeMutex()); // closing checkpoints the file: under the lock too
-            store::saveServingRun(db->connection(), run);
-            db.reset();
-            return run;
-        },
-        this,
-        [this, shown = m_shown](serve::ServingRun stored) {
-            // The shown run is the stored one now (its id, uid and time), unless another was shown meanwhile.
-            if (m_shown == shown)
-                showRun(stored);
-            showMessage(tr("Saved as serving run %1 in %2.").arg(stored.id).arg(m_path));
-            m_showLatestStored = false;
-            refreshStored();
-            emit saved(stored.id);
-        },
-        [this](const QString& error) {
-            showMessage(error, true);
-            emit failed(error);
-        });
-}
-
-void ServingPanel::refreshStored()
-{
-    const std::string path = m_path.toStdString();
-    m_runner->start<std::vector<store::ServingRunRow>>(
-        taskKey(QStringLiteral("serving-list")),
-        [path](TaskContext&) {
-            if (path.empty() || !std::filesystem::exists(path))
-                return std::vector<store::ServingRunRow>();
-            return withStoreForReading(path,
-                                       [](store::RunStore& db) { return store::listServingRuns(db.connection()); });
-        },
-        this,
-        [this](std::vector<store::ServingRunRow> rows) {
-            m_stored->clear();
-            for (const auto& r : rows) {
-                auto* item = new QListWidgetItem(storedLabel(r), m_stored);
-                item->setData(Qt::UserRole, static_cast<qint64>(r.id));
-                item->setToolTip(QString::fromStdString(r.models) + QLatin1Char('\n') +
-                                 QString::fromStdString(r.createdAt));
-            }
-            // On opening a database, its newest serving run is shown, as the store browser lists what is there.
-            if (m_showLatestStored && !m_run && !rows.empty() && !isBusy())
-                loadStored(rows.back().id);
-            m_showLatestStored = false;
-            emit storedListed(static_cast<int>(rows.size()));
-        },
-        [this](const QString& error) {
-            m_stored->clear();
-            showMessage(error, true);
-            emit storedListed(0);
-        });
-}
-
-void ServingPanel::loadStored(qint64 id)
-{
-    const std::string path = m_path.toStdString();
-    m_runner->start<serve::ServingRun>(
-        taskKey(QStringLiteral("serving-load")),
-        [path, id](TaskContext&) {
-            return withStoreForReading(
-                path, [id](store::RunStore& db) { return store::loadServingRun(db.connection(), id); });
-        },
-        this,
-        [this](serve::ServingRun run) {
-            m_inputs->setSpec(run.spec);
-            showRun(std::move(run));
-            m_views->setCurrentIndex(0);
-            showMessage(tr("Loaded serving run %1.").arg(m_run->id));
-            emit runShown();
-        },
-        [this](const QString& error) {
-            showMessage(error, true);
-            emit failed(error);
-        });
-}
-
-bool ServingPanel::exportCsv(const QString& path, ServingCsv what, QString* error) const
-{
-    const auto fail = [error](const QString& text) {
-        if (error)
-            *error = text;
-        return false;
-    };
-    if (what == ServingCsv::Curves ? !m_curves : !m_run)
-        return fail(what == ServingCsv::Curves ? tr("No curves to export: compute them first (Curves).")
-                                               : tr("No run to export: place the models or load a stored run."));
-    std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
-    if (!out)
-        return fail(tr("Cannot write %1").arg(path));
-    const std::vector<serve::ServingRun> runs =
-        m_run ? std::vector<serve::ServingRun>{*m_run} : std::vector<serve::ServingRun>{};
-    switch (what) {
-    case ServingCsv::Run:
-        io::writeServingRunsCsv(out, runs);
-        break;
-    case ServingCsv::Groups:
-        io::writeServingGroupsCsv(out, runs);
-        break;
-    case ServingCsv::Models:
-        io::writeServingModelsCsv(out, runs);
-        break;
-    case ServingCsv::Cdf:
-        io::writeServingCdfCsv(out, runs);
-        break;
-    case ServingCsv::Curves:
-        io::writeAttainmentCurvesCsv(out, *m_curves);
-        break;
-    }
-    out.close();
-    if (!out)
-        return fail(tr("Writing %1 failed").arg(path));
-    return true;
-}
-
-void ServingPanel::exportCsvInteractive(ServingCsv what)
-{
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export CSV"), QString(), tr("CSV files (*.csv);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!exportCsv(path, what, &error))
-        QMessageBox::warning(this, tr("Export CSV"), error);
-    else
-        showMessage(tr("Wrote %1").arg(path));
 }
 
 } // namespace orrery::gui

@@ -96,6 +96,11 @@ signals:
     void traceRead(bool ok);
 
 private:
+    /** The left column: inputs, Place and Cancel, the curves' axis, progress, the stored runs. */
+    QWidget* buildControls();
+    /** The right column: the summary and the cluster, curve and CDF views. */
+    QWidget* buildViews();
+    void connectControls();
     void showRun(serve::ServingRun run);
     void showSegment(int segment);
     void setBusy(bool busy, const QString& what = {});
@@ -118,6 +123,7 @@ private:
     QPushButton* m_curvesButton;
     QPushButton* m_cancel;
     QPushButton* m_save;
+    QPushButton* m_load;
     QToolButton* m_export;
     QComboBox* m_axis;
     QLineEdit* m_values;

@@ -29,16 +29,7 @@ std::unordered_set<std::string> storedKeys(const std::string& path, const std::s
     if (!std::filesystem::exists(path))
         return {};
     std::lock_guard lock(RunSaver::storeMutex());
-    store::RunStore::Options options;
-    options.access = store::RunStore::Access::ReadOnly;
-    try {
-        store::RunStore db(path, options);
-        return store::completedPointKeys(db.connection(), sweep);
-    } catch (const std::exception&) {
-        // An older schema cannot be read until migrated, which running the sweep would do anyway; a foreign or
-        // damaged file is refused here with the store's own message, naming it.
-    }
-    store::RunStore db(path);
+    store::RunStore db = RunSaver::openForReading(path);
     return store::completedPointKeys(db.connection(), sweep);
 }
 

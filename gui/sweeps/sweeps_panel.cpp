@@ -38,13 +38,6 @@ namespace orrery::gui {
 
 namespace {
 
-store::RunStore openForReading(const std::string& path)
-{
-    store::RunStore::Options options;
-    options.access = store::RunStore::Access::ReadOnly;
-    return store::RunStore(path, options);
-}
-
 QComboBox* metricBox()
 {
     auto* box = new QComboBox;
@@ -315,7 +308,7 @@ void SweepsPanel::refresh()
         QStringLiteral("sweeps-list"),
         [path](TaskContext&) {
             std::lock_guard lock(RunSaver::storeMutex());
-            store::RunStore db = openForReading(path);
+            store::RunStore db = RunSaver::openForReading(path);
             return sweep::listSweeps(db);
         },
         this,
@@ -351,7 +344,7 @@ void SweepsPanel::selectSweep(const QString& name)
         QStringLiteral("sweeps-table"),
         [path, sweepName](TaskContext& ctx) {
             std::lock_guard lock(RunSaver::storeMutex());
-            store::RunStore db = openForReading(path);
+            store::RunStore db = RunSaver::openForReading(path);
             return sweep::loadSweepTable(db, sweepName, ctx.stopToken(), [&ctx](std::size_t done, std::size_t total) {
                 ctx.reportProgress(static_cast<double>(done) / static_cast<double>(total));
             });
