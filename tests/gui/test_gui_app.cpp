@@ -3,6 +3,7 @@
 // and a Chrome trace; every model under QAbstractItemModelTester; every main
 // view rendered and checked not blank.
 #include "main_window.h"
+#include "painted_pixels.h"
 
 #include "async/job_runner.h"
 #include "charts/cdf_chart.h"
@@ -60,27 +61,6 @@
 
 using namespace orrery;
 using namespace orrery::gui;
-
-/** Pixels that differ from the image's most common colour. */
-static int nonBackgroundPixels(const QImage& image)
-{
-    QHash<QRgb, int> counts;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            ++counts[image.pixel(x, y)];
-    QRgb background = 0;
-    int best = -1;
-    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
-        if (it.value() > best) {
-            best = it.value();
-            background = it.key();
-        }
-    int n = 0;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            n += image.pixel(x, y) != background;
-    return n;
-}
 
 /**
  * The default cluster with fixed-GPU jobs (Philly-style: GPU count and a
@@ -401,7 +381,7 @@ private slots:
         if (which < 4)
             m_window->resultTabs()->setCurrentIndex(which);
         const QImage image = renderToImage(w, w == m_window.get() ? QSize() : QSize(900, 600));
-        const int painted = nonBackgroundPixels(image);
+        const int painted = test::paintedPixels(image, 2);
         QVERIFY2(painted > image.width() * image.height() / 4 / 50,
                  qPrintable(QStringLiteral("only %1 painted pixels").arg(painted)));
     }

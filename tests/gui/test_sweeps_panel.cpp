@@ -11,6 +11,7 @@
 #include "export/csv_export.h"
 #include "io/scenario.h"
 #include "metrics/metrics.h"
+#include "painted_pixels.h"
 #include "results/run_library.h"
 #include "store/run_store.h"
 #include "store/sqlite.h"
@@ -71,18 +72,6 @@ std::string writeSpec(const QTemporaryDir& dir, const QString& name, const nlohm
     const std::string path = dir.filePath(name).toStdString();
     std::ofstream(path) << spec.dump(2);
     return path;
-}
-
-int nonBackgroundPixels(const QImage& image)
-{
-    std::map<QRgb, int> counts;
-    for (int y = 0; y < image.height(); ++y)
-        for (int x = 0; x < image.width(); ++x)
-            ++counts[image.pixel(x, y)];
-    int most = 0;
-    for (const auto& [c, n] : counts)
-        most = std::max(most, n);
-    return image.width() * image.height() - most;
 }
 
 /** run id -> the run's avg_jct_s column, written by the store when the run ended (not by the panel's code). */
@@ -229,7 +218,7 @@ private slots:
         QCOMPARE(panel.heatMap()->grid().cells[1][0].mean, grid.cells[1][0].mean);
         panel.resize(1200, 800);
         panel.heatMap()->resize(600, 300);
-        QVERIFY(nonBackgroundPixels(panel.heatMap()->grab().toImage()) > 1000);
+        QVERIFY(test::paintedPixels(panel.heatMap()->grab().toImage()) > 1000);
 
         // Lines: one per policy along the RTX size, each point the mean over the seeds.
         const auto lines = sweepLines(panel.points()->table(), "node_count:rtx", SweepMetric::MeanJct);
