@@ -1,7 +1,6 @@
 // The memory planner on its own: its plan model under QAbstractItemModelTester, its answer following its inputs
 // (batch, parallelism, OOM warning; every estimator-v2 control, whose numbers must be core's and whose refusals
 // core's words), and rendering something.
-#include "async/job_runner.h"
 #include "charts/memory_breakdown_chart.h"
 #include "document/scenario_document.h"
 #include "hardware/gpu_catalog.h"
@@ -104,16 +103,11 @@ class TestMemoryPlanner : public QObject
 {
     Q_OBJECT
 private slots:
+    // The planner estimates on the GUI thread: no worker to wait for between cases.
     void init()
     {
         m_document = std::make_unique<ScenarioDocument>();
         m_document->reset(io::defaultScenario(), QString());
-    }
-    void cleanup()
-    {
-        m_runner.cancelAll();
-        m_runner.waitForDone();
-        QCoreApplication::processEvents();
     }
 
     void plannerUpdatesWhenBatchChanges()
@@ -545,7 +539,6 @@ private slots:
 
 private:
     std::unique_ptr<ScenarioDocument> m_document;
-    JobRunner m_runner;
 };
 
 QTEST_MAIN(TestMemoryPlanner)
