@@ -86,7 +86,10 @@ struct ThroughputColumns
 ThroughputColumns throughputColumns(const sim::RunResult& run)
 {
     ThroughputColumns c;
-    for (const auto& p : metrics::throughputOverTime(run)) {
+    const auto points = metrics::throughputOverTime(run);
+    for (auto* column : {&c.t, &c.samplesPerS, &c.workPerS, &c.jobsPerS})
+        column->reserve(points.size());
+    for (const auto& p : points) {
         c.t.push_back(p.timeS);
         c.samplesPerS.push_back(p.samplesPerS);
         c.workPerS.push_back(p.workPerS);
@@ -132,16 +135,20 @@ void writeSimulateRun(JsonTextWriter& w, const sim::RunResult& run, const metric
         out.endObject();
     };
     const auto throughput = [&run](JsonTextWriter& out) {
-        const ThroughputColumns c = throughputColumns(run);
+        // Written from the points themselves, column by column, without copying them into columns first.
+        const auto points = metrics::throughputOverTime(run);
+        const auto column = [&](const char* key, double metrics::ThroughputPoint::*field) {
+            out.key(key);
+            out.beginArray();
+            for (const auto& p : points)
+                out.value(p.*field);
+            out.endArray();
+        };
         out.beginObject();
-        out.key("jobs_per_s");
-        out.array(c.jobsPerS);
-        out.key("samples_per_s");
-        out.array(c.samplesPerS);
-        out.key("time_s");
-        out.array(c.t);
-        out.key("work_per_s");
-        out.array(c.workPerS);
+        column("jobs_per_s", &metrics::ThroughputPoint::jobsPerS);
+        column("samples_per_s", &metrics::ThroughputPoint::samplesPerS);
+        column("time_s", &metrics::ThroughputPoint::timeS);
+        column("work_per_s", &metrics::ThroughputPoint::workPerS);
         out.endObject();
     };
     writeObject(w, head, {{"rate_segments", segments}, {"throughput_over_time", throughput}});

@@ -164,38 +164,27 @@ std::vector<ThroughputPoint> throughputOverTime(const sim::RunResult& run)
     for (const auto& s : segs)
         if (s.job >= 0 && static_cast<std::size_t>(s.job) < workDone.size())
             workDone[static_cast<std::size_t>(s.job)] += s.rate * (s.endS - s.startS);
-    struct Step
-    {
-        double t;
-        double samples, work, jobs;
-        int open;
-    };
-    std::vector<Step> steps;
-    steps.reserve(segs.size() * 2);
-    for (const auto& s : segs) {
-        const double w = s.job >= 0 && static_cast<std::size_t>(s.job) < workDone.size()
-                             ? workDone[static_cast<std::size_t>(s.job)]
-                             : 0.0;
-        const double jobs = w > 0 ? s.rate / w : 0.0;
-        steps.push_back({s.startS, s.samplesPerS, s.rate, jobs, 1});
-        steps.push_back({s.endS, -s.samplesPerS, -s.rate, -jobs, -1});
-    }
+    // Segment i starts at key 2i and ends at key 2i + 1; the levels each adds or removes are computed from the
+    // segment when its key comes up, not stored beside the keys (fewer fresh pages on a long run).
     // Ends before starts at one instant, so that a level handed from one job to the next is summed from zero.
-    // Sorted through 16-byte keys rather than the 40-byte steps: std::sort moves elements as its comparisons
-    // decide and nothing else, so the keys end in the order the steps themselves would, ties included (they
-    // decide the rounding of the running sums), at less memory traffic.
+    // std::sort moves the keys as its comparisons decide and nothing else, so they end in the order the
+    // 40-byte steps (time, levels, +-1) sorted by the same comparison used to, ties included (they decide the
+    // rounding of the running sums; tests/core/test_metrics.cpp compares with that sort bit for bit).
     struct Key
     {
         double t;
         int open;
         std::uint32_t step;
     };
-    std::vector<Key> order(steps.size());
-    for (std::size_t k = 0; k < steps.size(); ++k)
-        order[k] = {steps[k].t, steps[k].open, static_cast<std::uint32_t>(k)};
+    std::vector<Key> order(segs.size() * 2);
+    for (std::size_t i = 0; i < segs.size(); ++i) {
+        order[2 * i] = {segs[i].startS, 1, static_cast<std::uint32_t>(2 * i)};
+        order[2 * i + 1] = {segs[i].endS, -1, static_cast<std::uint32_t>(2 * i + 1)};
+    }
     std::sort(order.begin(), order.end(),
               [](const Key& a, const Key& b) { return a.t != b.t ? a.t < b.t : a.open < b.open; });
     std::vector<ThroughputPoint> out;
+    out.reserve(order.size());
     // Running sums drift by rounding as segments come and go: a level is re-summed as exactly zero when
     // nothing runs, so the series returns to 0 between busy stretches.
     double samples = 0, work = 0, jobs = 0;
@@ -203,11 +192,16 @@ std::vector<ThroughputPoint> throughputOverTime(const sim::RunResult& run)
     for (std::size_t k = 0; k < order.size();) {
         const double t = order[k].t;
         for (; k < order.size() && order[k].t == t; ++k) {
-            const Step& step = steps[order[k].step];
-            samples += step.samples;
-            work += step.work;
-            jobs += step.jobs;
-            open += step.open;
+            const sim::RateSegment& s = segs[order[k].step / 2];
+            const double w = s.job >= 0 && static_cast<std::size_t>(s.job) < workDone.size()
+                                 ? workDone[static_cast<std::size_t>(s.job)]
+                                 : 0.0;
+            const double segJobs = w > 0 ? s.rate / w : 0.0;
+            const double sign = order[k].open; // +1 at the start, -1 at the end: an exact negation
+            samples += sign * s.samplesPerS;
+            work += sign * s.rate;
+            jobs += sign * segJobs;
+            open += order[k].open;
             if (open == 0)
                 samples = work = jobs = 0;
         }

@@ -6,9 +6,11 @@
 #include <memory>
 #include <vector>
 
-class ClpSimplex;
-
 namespace orrery::opt {
+
+namespace coin {
+struct Lp;
+}
 
 struct LpOptions
 {
@@ -17,10 +19,10 @@ struct LpOptions
 };
 
 /**
- * An LP loaded into COIN-OR CLP and kept between solves: bounds and objective coefficients may change, and the
- * next solve starts from the last basis (a bisection over a bound re-solves in a few dual pivots). Each solve
- * is limited by Limits::maxIterations, never by time, and its wall time is added to this thread's solver seconds
- * (solver_clock.h).
+ * An LP loaded into COIN-OR CLP (in the solver module, coin_module.h) and kept between solves: bounds and objective
+ * coefficients may change, and the next solve starts from the last basis (a bisection over a bound re-solves in a few
+ * dual pivots). Each solve is limited by Limits::maxIterations, never by time, and its wall time is added to this
+ * thread's solver seconds (solver_clock.h).
  */
 class LinearProgram
 {
@@ -54,7 +56,7 @@ public:
     double totalSolveS() const { return m_totalSolveS; }
 
 private:
-    std::unique_ptr<ClpSimplex> m_clp;
+    coin::Lp* m_lp = nullptr; ///< owned; in the solver module (coin_module.h), freed through it
     int m_columns = 0;
     double m_lastSolveS = 0, m_totalSolveS = 0;
 };

@@ -56,9 +56,12 @@ std::string readFile(const std::string& path)
         throw Error(path, "",
                     fs::is_directory(status) ? "is a directory, expected a file"
                                              : "not a regular file (a device, pipe or socket)");
+    std::uintmax_t size = 0;
     if (!ec && fs::is_regular_file(status)) {
-        const auto size = fs::file_size(path, ec);
-        if (!ec && size > io::limits::kMaxFileBytes)
+        size = fs::file_size(path, ec);
+        if (ec)
+            size = 0;
+        else if (size > io::limits::kMaxFileBytes)
             throw Error(path, "",
                         fmt::format("file too large: {} bytes, at most {} ({} GiB) are read", size,
                                     io::limits::kMaxFileBytes, io::limits::kMaxFileBytes >> 30));
@@ -66,9 +69,17 @@ std::string readFile(const std::string& path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw Error(path, "", std::string("cannot open file: ") + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    // Read into one buffer of the file's size: a stream copy grows its buffer by doubling and then copies it out,
+    // touching about three times the file's size in fresh pages (a 1.2 MB throughput table: 700 page faults).
+    std::string text(static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (in) { // the file may have grown since its size was taken (or its size was unknown): the rest too
+        std::ostringstream rest;
+        rest << in.rdbuf();
+        text += rest.str();
+    }
+    return text;
 }
 
 namespace {

@@ -4,6 +4,8 @@
 
 #include "sim_test_helpers.h"
 
+#include "io/error.h"
+#include "opt/coin_module.h"
 #include "opt/homogeneous_lp.h"
 #include "opt/linear_model.h"
 #include "opt/linear_program.h"
@@ -12,7 +14,11 @@
 #include "sched/registry.h"
 #include "sim/simulator.h"
 
+#include <link.h>
+
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <thread>
 
 using namespace orrery;
@@ -97,12 +103,51 @@ private:
     std::vector<double> m_g, m_k;
 };
 
+/** Whether a library whose file name contains `name` is mapped into this process. */
+bool mapped(const char* name)
+{
+    struct Search
+    {
+        const char* name;
+        bool found = false;
+    } search{name};
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* data) {
+            auto* s = static_cast<Search*>(data);
+            s->found = s->found || (info->dlpi_name && std::string(info->dlpi_name).find(s->name) != std::string::npos);
+            return 0;
+        },
+        &search);
+    return search.found;
+}
+
 } // namespace
 
 class TestOpt : public QObject
 {
     Q_OBJECT
 private slots:
+    // First, before any slot solves: the solver module is loaded by the first solve and not before.
+    void solversLoadOnFirstUse()
+    {
+        QVERIFY(!mapped("libClp") && !mapped("libCbc") && !mapped("orrery_coin"));
+        // A module that is not there is an error that names where it was looked for; nothing is left loaded.
+        const std::string missing = "/nonexistent/orrery_coin.so";
+        setenv("ORRERY_COIN_MODULE", missing.c_str(), 1);
+        try {
+            opt::LinearProgram lp(smallLp());
+            QFAIL("a solver module was loaded from a path that does not exist");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find(missing) != std::string::npos, e.what());
+        }
+        unsetenv("ORRERY_COIN_MODULE");
+        QVERIFY(!mapped("libClp"));
+        QVERIFY(opt::coin::modulePath().ends_with("orrery_coin.so"));
+        opt::LinearProgram lp(smallLp());
+        QCOMPARE(lp.solve(opt::LinearProgram::Method::Initial), opt::Status::Optimal);
+        QVERIFY(mapped("orrery_coin") && mapped("libClp") && mapped("libCbc"));
+    }
+
     void homogeneousMethodSolvesLps()
     {
         // smallLp() as min -x - y s.t. G v <= h: optimum (1.6, 1.2), found to ECOS' tolerances.
