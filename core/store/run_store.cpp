@@ -448,8 +448,8 @@ std::vector<RunStore::StoredOutcome> RunStore::storeRuns(const std::vector<const
 {
     // First the batch as it nearly always goes, every run stored, without a savepoint per run: inside a savepoint
     // SQLite copies each page the run changes that the batch had already written (the last leaf of every table and
-    // index the runs append to) into a sub-journal, a temporary file once past 64 KiB, and that copying was a third
-    // of the sweep writer's time (docs/performance.md, "Sweeps"). A run that fails part-way leaves rows behind
+    // index the runs append to) into a sub-journal, a temporary file once past 64 KiB, and that copying was nearly
+    // half of the sweep writer's CPU (docs/performance.md, "Sweeps"). A run that fails part-way leaves rows behind
     // without one, so then the batch is rolled back and stored again run by run.
     std::vector<StoredOutcome> out(runs.size());
     {
