@@ -2,13 +2,15 @@
 // batches save: a default-scenario run (60 jobs, the 1,000-point figure of docs/performance.md, "Sweeps") stored one
 // transaction per run against 64 runs per transaction, into a store that grows as a sweep's does. The connection's
 // kept statements serve both. Then the split a sweep makes: preparing a point (its simulating thread) and storing
-// prepared points (its one writer). Figures and the command line: docs/performance.md, "Sweeps".
+// prepared points (its one writer), and what merging a shard of points costs (the alternative to one writer: a store
+// per thread, merged after). Figures and the command line: docs/performance.md, "Sweeps".
 #include "io/run_info.h"
 #include "io/scenario.h"
 #include "sched/registry.h"
 #include "sim/prepare_scenario.h"
 #include "sim/simulator.h"
 #include "store/prepared_run.h"
+#include "store/run_merge.h"
 #include "store/run_store.h"
 
 #include <benchmark/benchmark.h>
@@ -111,6 +113,37 @@ void BM_StorePreparedSweepPoints(benchmark::State& state)
     state.SetItemsProcessed(static_cast<std::int64_t>(stored));
 }
 BENCHMARK(BM_StorePreparedSweepPoints)->Arg(1)->Arg(64)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+
+/** What a store per simulating thread, merged after (issue 18), would add to the sweep's serial part: the merge of a
+ *  shard of state.range(0) points into a new store (`orrery-cli runs merge`'s code), per point (items: runs). Its
+ *  cost against BM_StorePreparedSweepPoints/64 decides whether shards pay: docs/performance.md, "Sweeps". */
+void BM_MergeSweepPoints(benchmark::State& state)
+{
+    const auto points = static_cast<std::size_t>(state.range(0));
+    auto shard = freshStore(fmt::format("shard-{}", points));
+    {
+        const auto prepared = store::prepareRun(shard->path(), point().info, point().result);
+        std::vector<store::PreparedRun> runs(points, prepared);
+        std::vector<const store::PreparedRun*> batch;
+        for (std::size_t i = 0; i < points; ++i) {
+            runs[i].info.sweep->pointKey = fmt::format("{:016x}", i);
+            batch.push_back(&runs[i]);
+        }
+        shard->storeRuns(batch);
+    }
+    const std::string shardPath = shard->path();
+    shard.reset(); // closed, its WAL checkpointed, as a finished worker's shard would be
+    std::size_t merged = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        auto destination = freshStore(fmt::format("merged-{}", points));
+        state.ResumeTiming();
+        benchmark::DoNotOptimize(store::mergeRunStores(*destination, {shardPath}));
+        merged += points;
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(merged));
+}
+BENCHMARK(BM_MergeSweepPoints)->Arg(512)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 
 /** The simulation of the same point, for scale. */
 void BM_SimulateSweepPoint(benchmark::State& state)

@@ -446,6 +446,35 @@ std::vector<RunStore::StoredOutcome> RunStore::storeRuns(const std::vector<RunTo
 
 std::vector<RunStore::StoredOutcome> RunStore::storeRuns(const std::vector<const PreparedRun*>& runs)
 {
+    // First the batch as it nearly always goes, every run stored, without a savepoint per run: inside a savepoint
+    // SQLite copies each page the run changes that the batch had already written (the last leaf of every table and
+    // index the runs append to) into a sub-journal, a temporary file once past 64 KiB, and that copying was nearly
+    // half of the sweep writer's CPU (docs/performance.md, "Sweeps"). A run that fails part-way leaves rows behind
+    // without one, so then the batch is rolled back and stored again run by run.
+    std::vector<StoredOutcome> out(runs.size());
+    {
+        Transaction batch(*m_db);
+        bool runFailed = false;
+        for (std::size_t i = 0; i < runs.size() && !runFailed; ++i) {
+            try {
+                out[i].runId = writeRun(*runs[i]);
+            } catch (const std::exception&) {
+                // A failure that took the transaction with it (disk full, I/O) takes the whole batch.
+                if (!m_db->inTransaction())
+                    throw;
+                runFailed = true;
+            }
+        }
+        if (!runFailed) {
+            batch.commit();
+            return out;
+        }
+    }
+    return storeRunsOneByOne(runs);
+}
+
+std::vector<RunStore::StoredOutcome> RunStore::storeRunsOneByOne(const std::vector<const PreparedRun*>& runs)
+{
     std::vector<StoredOutcome> out(runs.size());
     Transaction batch(*m_db);
     for (std::size_t i = 0; i < runs.size(); ++i) {

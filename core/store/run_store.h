@@ -119,6 +119,8 @@ public:
     bool readOnly() const;
 
 private:
+    /** storeRuns with a savepoint per run, so that a run that fails part-way is left out and the others kept. */
+    std::vector<StoredOutcome> storeRunsOneByOne(const std::vector<const PreparedRun*>& runs);
     /** A whole run, inside the caller's transaction. */
     std::int64_t writeRun(const PreparedRun& run);
     /** The scenario's id, inserted when the store lacks it, inside the caller's transaction. */

@@ -298,6 +298,11 @@ SweepPlan resolveSweep(const SweepSpec& spec)
             }
         }
         auto& resolved = scenarios[scenarioKey];
+        if (!resolved && edits.size() == 1) {
+            // One edit: the scenario its value was checked with above (a seed axis alone makes one per value).
+            const auto ai = static_cast<std::size_t>(edits.front().axis - plan.axes.data());
+            resolved = single.at({ai, edits.front().value->dump()});
+        }
         if (!resolved) {
             try {
                 resolved = applySettings(base, baseDoc, edits);

@@ -211,6 +211,33 @@ private slots:
         QCOMPARE(s.loadRun(outcomes[2].runId).result.jobs.size(), std::size_t(3));
     }
 
+    void aRunThatFailsPartWayIsLeftOutOfItsBatchWhole()
+    {
+        // A batch is written without a savepoint per run; a run that fails after some of its rows (here its job
+        // chunk, refused by a trigger) has the batch rolled back and stored again run by run, so that the store
+        // ends as if the failed run had never been in the batch.
+        const std::string withPath = path("part-way.sqlite");
+        const std::string withoutPath = path("part-way-without.sqlite");
+        store::RunStore with(withPath);
+        store::RunStore without(withoutPath);
+        with.connection().exec("CREATE TEMP TRIGGER refuse BEFORE INSERT ON main.job_chunks "
+                               "WHEN (SELECT policy FROM runs WHERE id = NEW.run_id) = 'sjf' "
+                               "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+        const auto i = info();
+        const auto good = store::prepareRun(withPath, i, smallRun());
+        const auto bad = store::prepareRun(withPath, i, smallRun("sjf"));
+        const auto outcomes = with.storeRuns(std::vector<const store::PreparedRun*>{&good, &bad, &good});
+        QCOMPARE(outcomes.size(), std::size_t(3));
+        QCOMPARE(outcomes[0].runId, std::int64_t(1));
+        QCOMPARE(outcomes[1].runId, std::int64_t(0));
+        QVERIFY2(outcomes[1].error.find("refused by the test") != std::string::npos, outcomes[1].error.c_str());
+        QCOMPARE(outcomes[2].runId, std::int64_t(2));
+        QVERIFY(!with.connection().inTransaction());
+        for (const auto& outcome : without.storeRuns(std::vector<const store::PreparedRun*>{&good, &good}))
+            QVERIFY(outcome.error.empty());
+        QCOMPARE(test::storeRows(withPath), test::storeRows(withoutPath));
+    }
+
     void transactionsNestAsSavepoints()
     {
         store::Connection db(path("nested.sqlite"), store::Connection::Mode::ReadWriteCreate);
