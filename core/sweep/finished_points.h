@@ -2,7 +2,6 @@
 
 #include "store/prepared_run.h"
 
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <mutex>
@@ -18,36 +17,35 @@ struct FinishedPoint
 };
 
 /**
- * The hand-off between the sweep runner's simulating threads and its one store writer (sweep_runner.cpp): the
- * writer takes whatever has finished since its last write and stores it in one transaction, so the store keeps up
- * with several simulations and a point is simulated while the one before is written.
+ * The hand-off between the sweep runner's simulating threads and the store (sweep_runner.cpp): a thread that
+ * finishes a point queues it, and whichever thread takes its turn at the store's one connection takes what has
+ * finished since the last write and stores it in one transaction, so that the store keeps up with several
+ * simulations.
  *
  * Bounded by points, so that a stop stores at most that many more finished points, and by records (jobs,
- * intervals, samples, decisions, events of the queued runs, store::PreparedRun::records), so that a simulation that
- * gets ahead of the store waits rather than holding run after run in memory (a Philly run is ~21 MB stored). A point is
- * always taken when the queue is empty, however large.
+ * intervals, samples, decisions, events of the queued runs, store::PreparedRun::records), so that simulations that
+ * get ahead of the store write it rather than holding run after run in memory (a Philly run is ~21 MB stored). A
+ * point is always queued when the queue is empty, however large. Nothing waits: a thread that finds the queue full
+ * writes (or waits for the thread writing) instead.
  */
 class FinishedPoints
 {
 public:
     FinishedPoints(std::size_t maxPoints, std::size_t maxRecords);
 
-    /** Queues a point, waiting while the queue is full. */
-    void push(FinishedPoint point);
-    /** No more points will be pushed: take() returns what is left, then nothing. */
-    void close();
-    /** Waits for a point (or close()) and takes up to `most` of the queued points, oldest first; empty once closed
-     *  and drained. */
+    /** Queues the point (moved from) unless the queue is full; false, the point untouched, when it is. */
+    bool tryPush(FinishedPoint& point);
+    /** Takes up to `most` of the queued points, oldest first; empty when none is queued. */
     std::vector<FinishedPoint> take(std::size_t most);
+    std::size_t size() const;
+    std::size_t maxPoints() const { return m_maxPoints; }
 
 private:
-    std::mutex m_mutex;
-    std::condition_variable m_changed;
+    mutable std::mutex m_mutex;
     std::deque<FinishedPoint> m_points;
     std::size_t m_records = 0;
     std::size_t m_maxPoints;
     std::size_t m_maxRecords;
-    bool m_closed = false;
 };
 
 } // namespace orrery::sweep

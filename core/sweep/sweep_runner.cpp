@@ -29,6 +29,8 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kMaxBatch = 64;
 /** Records (store::PreparedRun::records) simulated and waiting for the store at most: ~40 MB of encoded runs. */
 constexpr std::size_t kMaxQueuedRecords = std::size_t{1} << 20;
+/** Finished points wait this long at most for a turn at the store while others simulate (when they are few). */
+constexpr auto kMaxStoreDelay = std::chrono::milliseconds(100);
 
 double seconds(Clock::duration d)
 {
@@ -127,7 +129,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     };
 
     // A finished point is prepared for the store (its rows built, its chunks encoded) by the thread that has it, so
-    // that the one writer only binds and steps statements: the writer is the sweep's serial part. A point the store
+    // that the store's turn only binds and steps statements: writing is the sweep's serial part. A point the store
     // cannot keep is stored failed with the reason, as one whose simulation throws. Returns the time it took.
     const auto prepare = [&](const SweepPoint& p, const sim::RunResult& result,
                              std::vector<FinishedPoint>& to) -> std::optional<double> {
@@ -142,7 +144,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         return seconds(Clock::now() - t0);
     };
 
-    // Finished points are stored by this thread alone, as many as have finished since its last write in one
+    // Finished points are stored one thread at a time, as many as have finished since the last write in one
     // transaction (RunStore::storeRuns): when the store falls behind the simulations, its batches grow instead of
     // its queue of commits. A point that cannot be stored is stored failed with the reason, as one that throws.
     const auto storeBatch = [&](std::vector<FinishedPoint>& batch) {
@@ -213,6 +215,37 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         cache.expect(*plan.points[i].scenario);
 
     FinishedPoints finished(std::max<std::size_t>(1, options.maxWaitingPoints), kMaxQueuedRecords);
+    // No thread of its own writes the store: the simulating threads take turns at its one connection, so that
+    // `jobs` threads are busy, the writing included (a writer thread beside them made --jobs 1 use two cores and
+    // --jobs 2 three, and a default-scenario point costs the writer about what it costs its simulation:
+    // docs/sweeps.md, "Thread pool").
+    std::mutex writing;
+    std::exception_ptr writerError; // both under `writing`
+    auto lastWrite = Clock::now();
+    const auto writeFinished = [&] { // holding `writing`
+        for (auto batch = finished.take(kMaxBatch); !batch.empty(); batch = finished.take(kMaxBatch)) {
+            if (writerError)
+                continue; // dropped: the sweep ends with the error, and no thread may wait for room meanwhile
+            try {
+                storeBatch(batch);
+            } catch (...) {
+                writerError = std::current_exception(); // from the progress callback: the caller's to see
+            }
+        }
+        lastWrite = Clock::now();
+    };
+    // Batches of about half the queue, or what finished in the last kMaxStoreDelay when points are slow: large
+    // enough that a commit is shared by many points, small enough that progress and a kill lose little.
+    const std::size_t writeAt = std::max<std::size_t>(1, finished.maxPoints() / 2);
+    const auto handOver = [&](FinishedPoint& point) {
+        while (!finished.tryPush(point)) {
+            std::lock_guard lock(writing); // full: write it, or wait for the thread writing it
+            writeFinished();
+        }
+        std::unique_lock lock(writing, std::try_to_lock);
+        if (lock && (finished.size() >= writeAt || Clock::now() - lastWrite >= kMaxStoreDelay))
+            writeFinished();
+    };
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> notRun{0};
     const auto worker = [&] {
@@ -254,7 +287,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
                     continue;
                 encodeS += *encoded;
                 // A finished point is stored even when a stop comes now: only running points are abandoned.
-                finished.push(std::move(prepared.back()));
+                handOver(prepared.back());
                 prepared.clear();
             } catch (const std::exception& e) {
                 release();
@@ -268,23 +301,13 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         summary.otherS += otherS;
         summary.encodeS += encodeS;
     };
-    std::jthread simulating([&] {
-        util::runWorkers(options.jobs, simulate.size(), worker);
-        finished.close();
-    });
-    std::exception_ptr writerError;
-    for (auto batch = finished.take(kMaxBatch); !batch.empty(); batch = finished.take(kMaxBatch)) {
+    util::runWorkers(options.jobs, simulate.size(), worker);
+    {
+        std::lock_guard lock(writing);
+        writeFinished();
         if (writerError)
-            continue; // drained, so that no simulating thread waits on a full queue for a writer that is gone
-        try {
-            storeBatch(batch);
-        } catch (...) {
-            writerError = std::current_exception(); // from the progress callback: the caller's to see
-        }
+            std::rethrow_exception(writerError);
     }
-    simulating.join();
-    if (writerError)
-        std::rethrow_exception(writerError);
     summary.notRun = notRun;
     summary.stopped = options.stop.stop_requested();
     std::sort(summary.failures.begin(), summary.failures.end(),

@@ -35,11 +35,11 @@ struct PointFailure
 
 struct SweepRunOptions
 {
-    int jobs = 1; ///< points simulated at once
+    int jobs = 1; ///< threads simulating and, one at a time, storing points (the busy threads of the sweep)
     Shard shard;
     std::stop_token stop; ///< asked: running points are abandoned (not stored), no new one starts
-    /** Called after each point ends (stored, or failed), one call at a time: from the calling thread, which stores
-     *  the points, or from a simulating thread for a point whose simulation threw. */
+    /** Called after each point ends (stored, or failed), one call at a time, from the thread that stored it or whose
+     *  simulation threw: the calling thread at jobs 1, a worker thread otherwise. */
     std::function<void(const SweepProgress&)> onProgress;
     /** Held around every use of the store's connection instead of a lock of the runner's own: the GUI shares one
      *  lock between every worker that opens the store (RunSaver::storeMutex). Null: the runner's own. */
@@ -76,11 +76,12 @@ std::vector<std::size_t> pointsToRun(const SweepPlan& plan, const Shard& shard,
  * spec), skips the shard's points already stored completed, stores `samples` (points an estimate simulated) and
  * simulates the rest on `options.jobs` threads. Each point is a normal run tagged with the sweep, its key and its
  * axis values. The thread that simulated a point prepares it for the store (store::prepareRun: its rows built and
- * chunks encoded); finished points go to one writer (the calling thread), which stores whatever has finished since
- * its last write in one transaction (RunStore::storeRuns), binding and stepping only, while the next points simulate;
- * each run is all or nothing, so a crash loses at most the batch being written and leaves no half-written run. A point
- * that throws, or whose run cannot be stored, is stored failed with the error and the sweep goes on. A stop request
- * abandons the running points (not stored: a resumed sweep runs them) and stores every finished one.
+ * chunks encoded); the same threads take turns at the store's one connection (the calling thread is one of them at
+ * jobs 1; no other thread writes), each storing whatever has finished since the last write in one transaction
+ * (RunStore::storeRuns), binding and stepping only, while the other threads simulate; each run is all or nothing, so a
+ * crash loses at most the batch being written and leaves no half-written run. A point that throws, or whose run cannot
+ * be stored, is stored failed with the error and the sweep goes on. A stop request abandons the running points (not
+ * stored: a resumed sweep runs them) and stores every finished one.
  */
 SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const SweepRunOptions& options,
                          WorkloadCache& cache, std::vector<SampledPoint> samples = {});
