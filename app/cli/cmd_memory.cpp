@@ -27,7 +27,9 @@ void registerMemoryCommand(CLI::App& app)
         const estimate::Parallelism par = parallelism(*args);
         checkLayoutOptions(model, config, par);
         const estimate::MemoryMode mode = memoryMode(args->mode);
-        const estimate::MemoryBreakdown m = estimate::estimateMemory(model, config, par, mode);
+        // With --gpu the libraries' workspaces take that type's sizes.
+        const hardware::GpuType* gpu = args->gpu.empty() ? nullptr : &hardware::GpuCatalog::builtin().at(args->gpu);
+        const estimate::MemoryBreakdown m = estimate::estimateMemory(model, config, par, gpu, mode);
 
         nlohmann::json out = {{"model", model.name},
                               {"mode", args->mode},
@@ -50,7 +52,7 @@ void registerMemoryCommand(CLI::App& app)
         double capacityGiB = 0;
         if (!args->gpu.empty()) {
             estimate::PlanTarget target;
-            target.gpu = &hardware::GpuCatalog::builtin().at(args->gpu);
+            target.gpu = gpu;
             capacityGiB = estimate::usableCapacityBytes(target, mode) / kGiB;
             out["gpu"] = target.gpu->name;
             out["capacity_gib"] = capacityGiB;

@@ -1,5 +1,6 @@
 #include "estimate/model_terms.h"
 #include "estimate/operator_time.h"
+#include "hardware/gpu_curves.h"
 #include "io/error.h"
 
 #include <fmt/format.h>
@@ -17,6 +18,28 @@ double contextBytes(const Parallelism& par)
     const double context = 0.5 * kGiB;
     const double nccl = par.gpus() > 1 ? 0.5 * kGiB : 0.0;
     return context + nccl;
+}
+
+double libraryWorkspaceBytes(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                             const hardware::GpuType* gpu)
+{
+    constexpr double kMiB = 1024.0 * 1024.0;
+    // Without a GPU type the pre-Hopper sizes (the smaller ones) are counted.
+    const int major = gpu ? hardware::computeCapabilityMajor(*gpu) : 8;
+    // PyTorch's cuBLAS workspace, one per (handle, stream) that runs a matmul, allocated through the caching
+    // allocator: CUBLAS_WORKSPACE_CONFIG's default, ":4096:8" (32 MiB) on sm90, ":4096:2:16:8" (8 MiB + 128 KiB)
+    // otherwise (aten/src/ATen/cuda/CublasHandlePool.cpp). A training step has two: the forward thread's and the
+    // autograd engine's (64 MiB of max_memory_allocated on our H100 and H200 rows, docs/models/memory.md).
+    const double torchWorkspace = major == 9 ? 32 * kMiB : 8 * kMiB + 128 * 1024.0;
+    double bytes = 2 * torchWorkspace;
+    if (frameworkProfile(config.framework).transformerEngineGemms) {
+        // Transformer Engine's own (get_cublas_workspace_size_bytes: 32 MiB from compute capability 9, else 4 MiB),
+        // and for grouped GEMMs one per extra cuBLAS stream (get_multi_stream_cublas_workspace: 4 streams).
+        constexpr int kTeGroupedGemmStreams = 4;
+        const double teWorkspace = major >= 9 ? 32 * kMiB : 4 * kMiB;
+        bytes += teWorkspace * (1 + (model.isMoe() ? kTeGroupedGemmStreams : 0));
+    }
+    return bytes;
 }
 
 } // namespace detail
@@ -54,7 +77,7 @@ void validate(const workload::ModelSpec& model, const workload::TrainingConfig& 
 }
 
 MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload::TrainingConfig& config,
-                               const Parallelism& par, const BatchShape& shape, int stage)
+                               const Parallelism& par, const BatchShape& shape, int stage, const hardware::GpuType* gpu)
 {
     // Context parallelism keeps a copy of the weights on each of its cp ranks: ZeRO (Megatron-Core's distributed
     // optimizer) shards over the dp x cp ranks, and every rank holds 1/cp of each sequence's activations.
@@ -198,7 +221,8 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
     m.activationsGiB = peak.activations / kGiB;
     m.contextGiB = contextBytes(par) / kGiB;
     m.slackGiB = slack / kGiB;
-    m.overheadGiB = m.contextGiB + (peak.temporary + slack) / kGiB;
+    // The libraries' workspaces live from the first GEMM on and do not churn: no slack on them.
+    m.overheadGiB = m.contextGiB + (peak.temporary + slack + libraryWorkspaceBytes(model, config, gpu)) / kGiB;
     return m;
 }
 
@@ -206,6 +230,12 @@ MemoryBreakdown stageBreakdown(const workload::ModelSpec& model, const workload:
 
 MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                const Parallelism& par, MemoryMode mode)
+{
+    return estimateMemory(model, config, par, nullptr, mode);
+}
+
+MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                               const Parallelism& par, const hardware::GpuType* gpu, MemoryMode mode)
 {
     validate(model, config, par);
     if (mode != MemoryMode::Full)
@@ -217,7 +247,7 @@ MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload:
         // only the first and the last can be the largest.
         if (stage != 0 && stage != par.pp - 1)
             continue;
-        const MemoryBreakdown m = stageBreakdown(model, config, par, shape, stage);
+        const MemoryBreakdown m = stageBreakdown(model, config, par, shape, stage, gpu);
         if (stage == 0 || m.totalGiB() > worst.totalGiB())
             worst = m;
     }
@@ -249,12 +279,12 @@ void checkLayout(const workload::ModelSpec& model, const workload::TrainingConfi
 }
 
 MemoryBreakdown estimateStageMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
-                                    const Parallelism& par, int stage)
+                                    const Parallelism& par, int stage, const hardware::GpuType* gpu)
 {
     validate(model, config, par);
     if (stage < 0 || stage >= par.pp)
         throw Error("", "stage", fmt::format("stage {} is outside 0..{} (pp = {})", stage, par.pp - 1, par.pp));
-    return stageBreakdown(model, config, par, batchShape(model, config, par.dp), stage);
+    return stageBreakdown(model, config, par, batchShape(model, config, par.dp), stage, gpu);
 }
 
 } // namespace orrery::estimate

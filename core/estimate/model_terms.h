@@ -133,6 +133,11 @@ double transferS(double bytes, const hardware::Link& link);
 MemoryBreakdown frenzyBreakdown(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                 const Parallelism& par, MemoryMode mode);
 
+/** cuBLAS workspaces that PyTorch and Transformer Engine allocate through the caching allocator, sized by the GPU's
+ * compute capability (docs/models/memory.md, "Library workspaces"); the pre-Hopper sizes without a GPU type. */
+double libraryWorkspaceBytes(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                             const hardware::GpuType* gpu);
+
 /** CUDA context, framework and communicator memory per GPU (docs/models/memory.md, "Overhead"). */
 double contextBytes(const Parallelism& par);
 

@@ -19,8 +19,12 @@ namespace {
 // functional tests of data/validation (single-node, small models: host-bound), the eager ones to the
 // Hugging Face Trainer rows.
 constexpr std::array kProfiles{
-    FrameworkProfile{
-        .name = "megatron", .fusedKernels = true, .hostOpUs = 130, .iterationHostMs = 20, .fusedFp8Casts = true},
+    FrameworkProfile{.name = "megatron",
+                     .fusedKernels = true,
+                     .hostOpUs = 130,
+                     .iterationHostMs = 20,
+                     .fusedFp8Casts = true,
+                     .transformerEngineGemms = true},
     FrameworkProfile{.name = "deepspeed",
                      .fusedKernels = true,
                      .hostOpUs = 30,
@@ -35,7 +39,9 @@ constexpr std::array kProfiles{
                      .eagerLlamaOps = true,
                      .keepsGradients = false,
                      .torchCrossEntropy = true,
-                     .upcastsLogits = true},
+                     .upcastsLogits = true,
+                     .flash2Attention = true,
+                     .torchContextParallel = true},
     FrameworkProfile{.name = "hf",
                      .fusedKernels = false,
                      .hostOpUs = 30,
@@ -43,13 +49,15 @@ constexpr std::array kProfiles{
                      .overlapGradReduce = true,
                      .padsVocab = false,
                      .eagerLlamaOps = true,
-                     .torchCrossEntropy = true},
+                     .torchCrossEntropy = true,
+                     .flash2Attention = true},
     FrameworkProfile{.name = "litgpt",
                      .fusedKernels = false,
                      .hostOpUs = 25,
                      .iterationHostMs = 10,
                      .overlapGradReduce = true,
-                     .keepsGradients = false},
+                     .keepsGradients = false,
+                     .flash2Attention = true},
     FrameworkProfile{.name = "pytorch",
                      .fusedKernels = false,
                      .hostOpUs = 22,
@@ -59,7 +67,8 @@ constexpr std::array kProfiles{
                      .padsVocab = false,
                      .eagerLlamaOps = true,
                      .keepsGradients = false,
-                     .torchCrossEntropy = true},
+                     .torchCrossEntropy = true,
+                     .flash2Attention = true},
 };
 
 bool causal(const workload::ModelSpec& model)
@@ -106,6 +115,7 @@ KernelRates kernelRates(const hardware::GpuType& gpu, Precision precision)
     r.elementBytes = elementBytes(precision);
     r.misaligned = c.misalignedGemmEfficiency;
     r.fp8Speedup = precision == Precision::FP32 ? 0.0 : c.fp8GemmSpeedup;
+    r.flash2 = c.flash2Efficiency;
     return r;
 }
 
@@ -196,6 +206,10 @@ PassTimes layerPassTimes(const workload::ModelSpec& model, const workload::Train
         // splits the sequence into 2 cp chunks so that every rank has the same causal share.
         const double work = causal(model) ? 0.5 : 1.0;
         attnFwd = work * 2 * gemmS(r, s, s, d, heads * cp, true);
+        // FlashAttention-2 on a part it was not written for (Hopper) runs at a fixed share of the GEMM rate
+        // whatever the sequence (GpuCurves::flash2Efficiency), not at the GEMM curve of its tiles.
+        if (profile.flash2Attention && r.flash2 > 0)
+            attnFwd = work * 2 * (2 * s * s * d * heads * cp / (r.gemmFlops * r.flash2) + r.launchGapS);
         attnBwd = 2.5 * attnFwd;
     } else {
         attnFwd = gemmS(r, s, s, d, heads, true) + gemmS(r, s, d, s, heads, true);

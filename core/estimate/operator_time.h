@@ -50,6 +50,18 @@ struct FrameworkProfile
     /** With torchCrossEntropy: the logits are cast to fp32 before the loss (torchtitan's `pred.float()`), so the
      *  log-softmax, its gradient and the logits' gradient are all fp32. */
     bool upcastsLogits = false;
+    /** Transformer Engine runs the linear layers' GEMMs (Megatron-Core's default `--transformer-impl`): it allocates
+     *  its own cuBLAS workspace, and one more per extra stream for grouped GEMMs (an MoE layer's experts), through
+     *  PyTorch's caching allocator (docs/models/memory.md, "Library workspaces"). */
+    bool transformerEngineGemms = false;
+    /** Attention runs FlashAttention-2 kernels (PyTorch SDPA's flash backend, the flash-attn 2 package) rather than
+     *  Transformer Engine's cuDNN fused attention; on Hopper they reach GpuCurves::flash2Efficiency of the GEMM rate.
+     */
+    bool flash2Attention = false;
+    /** Context parallelism is PyTorch's experimental ring attention as torchtitan ran it in 2024: key and value heads
+     *  repeated to the query heads before attention (so the ring passes h-wide K and V), each step's output merged
+     *  into an fp32 accumulator, dK and dV accumulated and passed in fp32 (docs/models/context-parallel.md). */
+    bool torchContextParallel = false;
 };
 
 const FrameworkProfile& frameworkProfile(workload::Framework framework);
@@ -66,6 +78,7 @@ struct KernelRates
     double elementBytes = 2; ///< activation element
     double misaligned = 0.5; ///< rate factor of a GEMM with a dimension off the 16-byte alignment
     double fp8Speedup = 0;   ///< FP8 GEMM rate over gemmFlops; 0: no FP8 tensor cores
+    double flash2 = 0;       ///< FlashAttention-2's rate over gemmFlops; 0: the GEMM curve of its tiles
 };
 
 KernelRates kernelRates(const hardware::GpuType& gpu, workload::Precision precision);

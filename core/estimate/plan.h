@@ -136,13 +136,18 @@ struct PlanOptions
 
 MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
                                const Parallelism& par, MemoryMode mode = MemoryMode::Full);
+/** On a known GPU type: the libraries' cuBLAS workspaces take its compute capability's sizes (Hopper's are 4-8x the
+ * older parts'); without one (above, or nullptr) the pre-Hopper sizes. */
+MemoryBreakdown estimateMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
+                               const Parallelism& par, const hardware::GpuType* gpu,
+                               MemoryMode mode = MemoryMode::Full);
 
 /**
  * Full mode, one pipeline stage (0 <= stage < pp): what the ranks of that stage hold. Measurements
  * logged by one rank (Megatron logs the last rank, i.e. the last stage) compare with this.
  */
 MemoryBreakdown estimateStageMemory(const workload::ModelSpec& model, const workload::TrainingConfig& config,
-                                    const Parallelism& par, int stage);
+                                    const Parallelism& par, int stage, const hardware::GpuType* gpu = nullptr);
 
 /**
  * Throws orrery::Error (field `virtual_stages`) when the config's interleaved schedule cannot run on `par`:

@@ -48,6 +48,23 @@ constexpr double kHostOptimizerBytesPerS = 40e9;
 // fused pass priced below, w + g + 2(m + v) = w + g + 4s: 40/12 with bf16 w, g, s and 80/24 with fp32 ones.
 constexpr double kForeachAdamTraffic = 40.0 / 12.0;
 
+// PyTorch's ring attention (torch/distributed/tensor/experimental/_attention.py, torch of 2024-12-23 as torchtitan's
+// benchmark ran it), per ring step after the first, in bytes moved per element of the rank's attention output (T x h
+// per GPU of the tp group), element size e. Forward: the step's output cast to fp32 (e + 4), the merge
+// out - sigmoid(lse_b - lse) * (out - out_b) as three element-wise kernels on fp32 tensors (12 + 8 + 12), and the
+// concatenation of the h-wide K and V sent to the next rank (read and write 2e each per element: 4e). Backward: dQ, dK
+// and dV accumulated in fp32 from the step's half gradients (3 x (8 + e)), dK and dV concatenated in fp32 for the next
+// rank (2 x 8) and copied again by the load-balanced layout's partial update (2 x 8; the slowest rank does it every
+// step), and the K and V concatenation (4e).
+constexpr double torchCpForwardStepBytes(double e)
+{
+    return (e + 4) + 12 + 8 + 12 + 4 * e;
+}
+constexpr double torchCpBackwardStepBytes(double e)
+{
+    return 3 * (8 + e) + 2 * 8 + 2 * 8 + 4 * e;
+}
+
 double peakFlops(const hardware::GpuType& gpu, workload::Precision precision)
 {
     return (precision == workload::Precision::FP32 ? gpu.fp32TFlops : gpu.fp16TFlops) * 1e12;
@@ -170,13 +187,24 @@ ThroughputEstimate estimate(const workload::ModelSpec& model, const workload::Tr
         // of cp - 1 steps a rank passes the K and V of one chunk (its tokens' kv heads, split by tp) to the next
         // rank of the ring while it computes attention on the chunk it holds; backward passes K, V and their
         // gradients (twice the bytes). Only a transfer longer than its step's attention is exposed.
+        // PyTorch's 2024 ring (FrameworkProfile::torchContextParallel) passes the K and V that torchtitan's model has
+        // already repeated to every query head (h wide, not kv wide) and, backward, dK and dV in fp32; each step's
+        // bookkeeping is memory-bound work on the rank's attention output (below).
         double contextExchangeS = 0;
         if (cp > 1) {
-            const double kvBytes = 2 * e * tokens * double(model.kvHeads) * model.headDim() / t;
-            const double stepS = transferS(kvBytes, cpCrossesNodes ? interNode : intra);
+            const bool torchCp = profile.torchContextParallel;
+            const double width = torchCp ? double(model.hidden) : double(model.kvHeads) * model.headDim();
+            const hardware::Link& cpLink = cpCrossesNodes ? interNode : intra;
+            const double stepS = transferS(2 * e * tokens * width / t, cpLink);
+            const double backStepS = torchCp ? transferS(2 * (e + 4) * tokens * width / t, cpLink) : 2 * stepS;
             const double forwardExposed = (cp - 1) * std::max(0.0, stepS - layer.attentionForwardS / cp);
-            const double backwardExposed = (cp - 1) * std::max(0.0, 2 * stepS - layer.attentionBackwardS / cp);
+            const double backwardExposed = (cp - 1) * std::max(0.0, backStepS - layer.attentionBackwardS / cp);
             contextExchangeS = layers * ((full ? 2 : 1) * forwardExposed + backwardExposed);
+            if (torchCp) {
+                const double outputElements = tokens * model.hidden / t;
+                const double bytes = (full ? 2 : 1) * torchCpForwardStepBytes(e) + torchCpBackwardStepBytes(e);
+                contextExchangeS += layers * (cp - 1) * bytes * outputElements / rates.bytesPerS;
+            }
         }
         slowestMicroBatchS = std::max(slowestMicroBatchS, compute + tpS + expertExchangeS + contextExchangeS + p2pS);
         slowestBackwardS = std::max(slowestBackwardS, backward);

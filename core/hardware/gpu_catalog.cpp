@@ -1,5 +1,7 @@
 #include "hardware/gpu_catalog.h"
 
+#include "hardware/gpu_curves.h"
+
 #include "io/error.h"
 #include "io/json_reader.h"
 #include "io/limits.h"
@@ -44,6 +46,9 @@ GpuCurves gpuCurvesFromJson(const json& value, const std::string& path)
     c.fp8GemmSpeedup = o.nonNegativeNumber("fp8_gemm_speedup", 0);
     if (c.fp8GemmSpeedup > 8)
         o.fail("fp8_gemm_speedup", "expected the FP8/bf16 GEMM rate ratio, at most 8 (0: no FP8)");
+    c.flash2Efficiency = o.nonNegativeNumber("flash2_efficiency", 0);
+    if (c.flash2Efficiency > 1)
+        o.fail("flash2_efficiency", "expected a fraction of the large-GEMM rate in [0, 1] (0: the GEMM curve)");
     o.finish();
     return c;
 }
@@ -60,6 +65,8 @@ json gpuCurvesToJson(const GpuCurves& c)
               {"misaligned_gemm_efficiency", c.misalignedGemmEfficiency}};
     if (c.fp8GemmSpeedup > 0)
         j["fp8_gemm_speedup"] = c.fp8GemmSpeedup;
+    if (c.flash2Efficiency > 0)
+        j["flash2_efficiency"] = c.flash2Efficiency;
     if (!c.source.empty())
         j["source"] = c.source;
     return j;
@@ -85,8 +92,12 @@ GpuType gpuTypeFromJson(const json& value, const std::string& path)
     t.intraLink.bandwidthGBps = o.positiveNumber("intra_link_gb_s", t.intraLink.kind == LinkKind::PCIe ? 16.0 : 150.0);
     t.priceUsdPerHour = o.nonNegativeNumber("price_usd_per_hour", 0.0);
     t.source = o.string("source", "");
-    if (const json* curves = o.member("curves"))
+    if (const json* curves = o.member("curves")) {
         t.curves = gpuCurvesFromJson(*curves, o.childPath("curves"));
+        // Calibrations written before the field existed measured GEMMs only: their attention rate is the type's.
+        if (curves->is_object() && !curves->contains("flash2_efficiency"))
+            t.curves->flash2Efficiency = defaultCurves(t).flash2Efficiency;
+    }
     o.finish();
     return t;
 }

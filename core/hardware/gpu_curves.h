@@ -42,12 +42,25 @@ struct GpuCurves
      * (docs/models/fp8.md); defaults in docs/models/gpu-curves.md.
      */
     double fp8GemmSpeedup = 0;
+    /**
+     * Rate of FlashAttention-2 kernels (PyTorch SDPA's flash backend, the flash-attn 2 package) as a fraction of the
+     * large-GEMM rate; 0: they run at the GEMM curve of their (s x s x d) tiles, as on the parts they were written
+     * for. Hopper: FlashAttention-2 keeps Ampere's mma.sync instructions (no wgmma, no TMA) and reaches a smaller
+     * share of the peak than cuBLAS or Hopper-native attention (cuDNN, FlashAttention-3). docs/models/gpu-curves.md.
+     */
+    double flash2Efficiency = 0;
 
     bool operator==(const GpuCurves&) const = default;
 };
 
 /** The published-figure defaults for `gpu` (by catalog name; a generic profile for unknown types). */
 const GpuCurves& defaultCurves(const GpuType& gpu);
+
+/**
+ * The CUDA compute capability's major version of `gpu` (9: Hopper, 8: Ampere and Ada, 7: Volta and Turing), by
+ * catalog name; 8 for a type the table does not know, 0 for AMD parts. Libraries size their workspaces by it.
+ */
+int computeCapabilityMajor(const GpuType& gpu);
 
 /** What the estimator runs `gpu` at: its measured curves (a calibration, docs/models/profiler.md) when it
  *  carries them, else defaultCurves(). */

@@ -296,6 +296,8 @@ Calibration calibrate(const Measurements& m, const hardware::GpuCatalog& catalog
     // (older GPUs, or a --quick run without them) the type's default.
     const GemmFit* fp8 = c.fit("fp8");
     curves.fp8GemmSpeedup = fp8 ? fp8->tflops / half->tflops : hardware::defaultCurves(c.type).fp8GemmSpeedup;
+    // The profiler times GEMMs, not attention kernels: FlashAttention-2's share of the GEMM rate is the type's default.
+    curves.flash2Efficiency = hardware::defaultCurves(c.type).flash2Efficiency;
     c.type.curves = curves;
     return c;
 }

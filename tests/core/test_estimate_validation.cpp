@@ -21,15 +21,18 @@ using namespace orrery::estimate;
 namespace {
 
 // Reported in docs/models/memory.md and docs/models/throughput.md; keep in step.
-constexpr double kReportedMemoryAccuracy = 0.942; // mean of 1 - |pred - meas| / meas, full-training rows
+constexpr double kReportedMemoryAccuracy = 0.946; // mean of 1 - |pred - meas| / meas, full-training rows
 // Our own PyTorch rows' allocated figures (torch.cuda.max_memory_allocated), the rows the 95 % target
 // was missed on before the step's phases were modelled.
-constexpr double kReportedOwnAllocatedAccuracy = 0.985;
+constexpr double kReportedOwnAllocatedAccuracy = 0.991;
+// The published rows measured as allocated memory (Megatron-Core's mem-max-allocated-bytes, ms-swift's log): the
+// issue's 95 % target, met once the libraries' cuBLAS workspaces were counted (docs/models/memory.md).
+constexpr double kReportedPublishedAllocatedAccuracy = 0.962;
 // Iteration-time errors |predicted / measured - 1| over data/validation/throughput_measurements.csv.
-constexpr double kReportedMedianTimeError = 0.083;
-constexpr double kReportedMeanTimeError = 0.110;
+constexpr double kReportedMedianTimeError = 0.082;
+constexpr double kReportedMeanTimeError = 0.099;
 constexpr double kReportedWorstBucketMedian =
-    0.116; // over the buckets (source, framework, GPU, size), >= 5 rows
+    0.097; // over the buckets (source, framework, GPU, size), >= 5 rows
 constexpr double kTolerance = 0.005;
 
 using Row = std::map<std::string, std::string>;
@@ -129,8 +132,10 @@ private slots:
             // `stage`: the pipeline stage of the rank that logged the figure (Megatron logs the last rank);
             // empty: the source reports the largest stage (or there is no pipeline).
             const std::string stage = r.at("stage");
-            const MemoryBreakdown m =
-                stage.empty() ? estimateMemory(model, c, par) : estimateStageMemory(model, c, par, std::stoi(stage));
+            // The GPU sizes the libraries' cuBLAS workspaces (docs/models/memory.md, "Library workspaces").
+            const hardware::GpuType& gpu = hardware::GpuCatalog::builtin().at(r.at("gpu"));
+            const MemoryBreakdown m = stage.empty() ? estimateMemory(model, c, par, &gpu)
+                                                    : estimateStageMemory(model, c, par, std::stoi(stage), &gpu);
             const std::string kind = r.at("kind");
             QVERIFY2(kind == "device" || kind == "allocated" || kind == "reserved", kind.c_str());
             // allocated: torch.cuda.max_memory_allocated (live tensors); reserved: plus the allocator's slack;
@@ -160,6 +165,16 @@ private slots:
                 ownAllocatedRows += acc.second;
             }
         ownAllocated /= std::max(1, ownAllocatedRows);
+        double publishedAllocated = 0;
+        int publishedAllocatedRows = 0;
+        for (const auto& [key, acc] : perSource)
+            if (!key.starts_with("own-") && key.ends_with(", allocated")) {
+                publishedAllocated += acc.first;
+                publishedAllocatedRows += acc.second;
+            }
+        publishedAllocated /= std::max(1, publishedAllocatedRows);
+        table += fmt::format("| **mean of the published allocated rows ({})** | | | | | **{:.1f}%** |\n",
+                             publishedAllocatedRows, 100 * publishedAllocated);
         table += fmt::format("| **mean (full training, {} rows)** | | | | | **{:.1f}%** |\n", n, 100 * mean);
         for (const auto& [group, acc] : perSource)
             table += fmt::format("| mean of {} ({} rows) | | | | | {:.1f}% |\n", group, acc.second,
@@ -167,6 +182,9 @@ private slots:
         qInfo("\n%s", table.c_str());
         QVERIFY2(mean >= kReportedMemoryAccuracy - kTolerance, fmt::format("mean accuracy {:.4f}", mean).c_str());
         QVERIFY(ownAllocatedRows >= 70);
+        QVERIFY(publishedAllocatedRows >= 15);
+        QVERIFY2(publishedAllocated >= kReportedPublishedAllocatedAccuracy - kTolerance,
+                 fmt::format("published allocated accuracy {:.4f}", publishedAllocated).c_str());
         QVERIFY2(ownAllocated >= kReportedOwnAllocatedAccuracy - kTolerance,
                  fmt::format("own allocated accuracy {:.4f}", ownAllocated).c_str());
     }
