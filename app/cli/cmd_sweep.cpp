@@ -390,7 +390,8 @@ void registerSweep(CLI::App& app)
         "run", "Run a sweep's points into a run store; run again to resume (stored points are not run again)");
     run->add_option("spec", ra->spec, "Sweep spec (JSON, docs/sweeps.md)")->required();
     run->add_option("--db", ra->db, "Run store (SQLite) the points are stored in")->required();
-    run->add_option("--jobs", ra->jobs, "Threads that simulate points and take turns storing them (default: the number of cores)")
+    run->add_option("--jobs", ra->jobs,
+                    "Threads that simulate points and take turns storing them (default: the number of cores)")
         ->check(CLI::PositiveNumber);
     run->add_option("--shard", ra->shard, "Run only shard I of N (I from 0): a contiguous block of the points");
     run->add_flag("!--no-estimate", ra->estimate, "Start without estimating the CPU time first");
