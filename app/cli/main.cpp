@@ -22,8 +22,8 @@ namespace {
  * First touches of fresh heap pages were most of what remained of the process's kernel time: about 2,000 page
  * faults for one `simulate --json` of Gavel's 1,000-job trace on 4 KiB pages, each a trip into the kernel that
  * this VM makes expensive. The first kHeapBytes of heap are advised as transparent-huge-page memory
- * (madvise(MADV_HUGEPAGE), honoured where the kernel's THP mode is "always" or "madvise", as Debian's is), so
- * that they fault in 2 MiB at a time: 260 faults and about 40% less CPU for that process (docs/performance.md,
+ * (madvise(MADV_HUGEPAGE), honoured where the kernel's THP mode is "always" or "madvise", as this VM's is), so
+ * that they fault in 2 MiB at a time: 260-600 faults and about 40% less CPU for that process (docs/performance.md,
  * fourth pass). The block is taken from the heap's top and given back at once; with the trim threshold that
  * keepFreedMemoryForReuse() sets, it stays there as the free top chunk that the run's allocations are then carved from.
  * Nothing is committed until touched (a touched 2 MiB page is committed whole: peak RSS 6-8 MiB higher on that run).
