@@ -1,5 +1,6 @@
 // Sweeps (docs/sweeps.md): the spec, its resolution to points and keys, the scenario and workload edits, shards and
 // the Slurm helpers. The runner is test_sweep_runner.cpp.
+#include "store_fixtures.h"
 #include "sweep_fixtures.h"
 #include "test_support.h"
 
@@ -9,6 +10,7 @@
 #include "sweep/slurm_script.h"
 #include "sweep/sweep_plan.h"
 #include "sweep/sweep_spec.h"
+#include "sweep/workload_cache.h"
 
 #include <QTemporaryDir>
 

@@ -31,6 +31,7 @@ using namespace orrery;
 using nlohmann::json;
 using test::quickSweepSpec;
 using test::sweepPlan;
+using test::sweepSpec;
 
 namespace {
 
