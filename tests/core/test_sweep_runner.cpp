@@ -40,6 +40,19 @@ std::int64_t count(store::RunStore& s, const std::string& sql)
     return s.connection().queryInt(sql);
 }
 
+/** Every point of `p` simulated beforehand, as the CPU estimate's samples: two stores given them get the very same
+ *  results (a simulation again would differ in its wall-clock times). */
+std::vector<sweep::SampledPoint> simulated(const sweep::SweepPlan& p)
+{
+    std::vector<sweep::SampledPoint> samples;
+    for (const auto& point : p.points) {
+        const auto workload = sweep::prepareResolved(*point.scenario);
+        auto policy = sched::makePolicy(point.policy);
+        samples.push_back({point.index, sim::simulate(workload, *policy, point.seed), 0.0});
+    }
+    return samples;
+}
+
 } // namespace
 
 class TestSweepRunner : public QObject
@@ -141,12 +154,7 @@ private slots:
         // alone. The estimate's samples go through that writer with results known beforehand, so both stores get
         // the very same results (a simulation again would differ in its wall-clock times).
         const auto p = sweepPlan(quickSweepSpec(6)); // 12 points
-        std::vector<sweep::SampledPoint> samples;
-        for (const auto& point : p.points) {
-            const auto workload = sweep::prepareResolved(*point.scenario);
-            auto policy = sched::makePolicy(point.policy);
-            samples.push_back({point.index, sim::simulate(workload, *policy, point.seed), 0.0});
-        }
+        std::vector<sweep::SampledPoint> samples = simulated(p);
         store::RunStore one(m_dir.filePath("one-by-one.sqlite").toStdString());
         for (const auto& sample : samples)
             one.storeRun(sweep::pointRunInfo(p, p.points[sample.index]), sample.result);
@@ -180,16 +188,11 @@ private slots:
     void preparedPointsStoreTheRowsOfRunsStoredOneByOne()
     {
         // The runner prepares each finished point for the store on the thread that has it (store::prepareRun) and its
-        // writer only binds and steps. The store it leaves must be, row for row and blob for blob, the store the same
-        // points make stored one by one through RunStore by a run writer (beginRun, then finish), as every run was
-        // stored before points were prepared. The estimate's samples give both the very same results.
+        // turn at the store only binds and steps. The store it leaves must be, row for row and blob for blob, the store
+        // the same points make stored one by one through RunStore by a run writer (beginRun, then finish), as every run
+        // was stored before points were prepared. The estimate's samples give both the very same results.
         const auto p = sweepPlan(quickSweepSpec(3)); // 6 points
-        std::vector<sweep::SampledPoint> samples;
-        for (const auto& point : p.points) {
-            const auto workload = sweep::prepareResolved(*point.scenario);
-            auto policy = sched::makePolicy(point.policy);
-            samples.push_back({point.index, sim::simulate(workload, *policy, point.seed), 0.0});
-        }
+        std::vector<sweep::SampledPoint> samples = simulated(p);
         const std::string onePath = m_dir.filePath("rows-one.sqlite").toStdString();
         const std::string sweepPath = m_dir.filePath("rows-sweep.sqlite").toStdString();
         {
@@ -216,12 +219,7 @@ private slots:
     void aPointTheStoreCannotKeepIsStoredFailed()
     {
         const auto p = sweepPlan(quickSweepSpec(2)); // 4 points
-        std::vector<sweep::SampledPoint> samples;
-        for (const auto& point : p.points) {
-            const auto workload = sweep::prepareResolved(*point.scenario);
-            auto policy = sched::makePolicy(point.policy);
-            samples.push_back({point.index, sim::simulate(workload, *policy, point.seed), 0.0});
-        }
+        std::vector<sweep::SampledPoint> samples = simulated(p);
         samples[2].result.jobs[0].id = std::string("j\0", 2);
         store::RunStore s(m_dir.filePath("unkeepable.sqlite").toStdString());
         sweep::WorkloadCache cache;
