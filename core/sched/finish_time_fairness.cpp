@@ -1,3 +1,4 @@
+#include "sched/floor_greedy_point.h"
 #include "sched/floor_slack_lp.h"
 #include "sched/gavel_lp.h"
 #include "sched/gavel_pooled_types.h"
@@ -16,6 +17,9 @@ namespace {
 // The search on z ends at this relative gap (ECOS' default tolerances are of this order).
 constexpr double kRelativeGap = 1e-6;
 constexpr int kMaxSteps = 200;
+// The room a greedy point must leave above every floor to stand for the slack LP's answer: far above the rounding
+// of its sums (1e-16), far below the room at z* just above the one-job bound on Gavel's traces (1e-6 and more).
+constexpr double kGreedyMargin = 1e-9;
 
 /** The floors for z: thr_j >= b_j / (z - a_j) is rho_j <= z. */
 void floorsAt(double z, const std::vector<double>& a, const std::vector<double>& b, std::vector<double>& floor)
@@ -72,15 +76,25 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
                 alone = std::max(alone, a[j] + b[j] / best);
         }
         // Regula falsi (Illinois) on t*(z) of the floor-slack LP, weights b_j: t* rises with z and crosses 0 at z*.
-        FloorSlackLp slackLp(in, b);
+        std::unique_ptr<FloorSlackLp> slackLp;
         const auto slack = [&](double z) {
+            if (!slackLp)
+                slackLp = std::make_unique<FloorSlackLp>(in, b);
             floorsAt(z, a, b, floor);
-            return slackLp.maxSlack(floor, policy);
+            return slackLp->maxSlack(floor, policy);
         };
         double gHi = std::nan(""), gLo = std::nan(""); // t* at hi and lo (unknown at max_j a_j: a floor is infinite)
+        bool found = false;
         if (alone > lo) {
             const double justAbove = alone * (1 + kRelativeGap);
-            if (const double g = slack(justAbove); g < 0) {
+            floorsAt(justAbove, a, b, floor);
+            if (!greedyFloorPoint(in, floor, kGreedyMargin).empty()) {
+                // A point meeting every floor with room is the slack LP's "t* >= 0" without its solve (on Gavel's
+                // traces, at every recomputation): z* lies in [alone, justAbove], found to the search's gap.
+                lo = alone;
+                hi = justAbove;
+                found = true;
+            } else if (const double g = slack(justAbove); g < 0) {
                 lo = justAbove;
                 gLo = g;
                 hi = std::max(hi, 2 * lo);
@@ -90,7 +104,7 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
                 gHi = g;
             }
         }
-        if (std::isnan(gHi)) {
+        if (!found && std::isnan(gHi)) {
             for (int doubling = 0; (gHi = slack(hi)) < 0; ++doubling) {
                 if (doubling == kMaxSteps)
                     return {};
@@ -101,7 +115,7 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
         }
         int kept = 0; // +1: the last step moved hi, -1: it moved lo
         double widthBefore = hi - lo;
-        for (int i = 0; i < kMaxSteps && hi - lo > kRelativeGap * hi; ++i) {
+        for (int i = 0; !found && i < kMaxSteps && hi - lo > kRelativeGap * hi; ++i) {
             const double width = hi - lo;
             // Bisect while lo's value is unknown, and every other step once interpolation stops halving the bracket.
             const bool bisect = std::isnan(gLo) || (i % 2 == 1 && width > widthBefore / 2);
