@@ -4,6 +4,7 @@
 
 #include "sim_test_helpers.h"
 
+#include "sched/floor_greedy_point.h"
 #include "sched/floor_slack_lp.h"
 #include "sched/gavel_lp.h"
 #include "sched/gavel_pooled_types.h"
@@ -269,6 +270,7 @@ private slots:
         };
         std::mt19937 rng(17);
         std::uniform_real_distribution<double> rate(0.1, 10), lateness(0, 3), work(0.05, 2);
+        int greedyDecided = 0;
         for (int trial = 0; trial < 40; ++trial) {
             const bool pooled = trial % 2 == 0;
             sched::AllocationInput in{6, 3, std::vector<double>(18), std::vector<int>(18, 1), {2, 1, 2}};
@@ -289,7 +291,76 @@ private slots:
             for (int j = 0; j < in.jobs; ++j) // every rho_j <= z, to the LP's tolerances
                 QVERIFY(a[static_cast<std::size_t>(j)] + b[static_cast<std::size_t>(j)] / throughput(in, x, j) <=
                         z * (1 + 1e-5));
+            // Where a greedy point meets the floors just above the one-job bound, that is the z taken, no LP asked.
+            if (!pooled) {
+                double alone = 0;
+                for (std::size_t j = 0; j < 6; ++j)
+                    alone = std::max(
+                        alone, a[j] + b[j] / *std::max_element(in.rate.begin() + 3 * j, in.rate.begin() + 3 * j + 3));
+                const double justAbove = alone * (1 + 1e-6);
+                std::vector<double> floor(6);
+                for (std::size_t j = 0; j < 6; ++j)
+                    floor[j] = b[j] / (justAbove - a[j]);
+                if (!sched::greedyFloorPoint(in, floor, 1e-9).empty()) {
+                    QCOMPARE(z, justAbove);
+                    ++greedyDecided;
+                }
+            }
         }
+        QVERIFY(greedyDecided > 0);
+    }
+
+    void greedyFloorPointIsAProof()
+    {
+        // Worked: two jobs with rates (2, 1) on two one-GPU types. Job 0 asks 1.9 (0.95 of its best rate), so it
+        // goes first and takes 0.95 of type 0 (and the margin); job 1 asks 1: the 0.05 left of type 0 gives 0.1,
+        // then 0.9 of type 1.
+        sched::AllocationInput in{2, 2, {2, 1, 2, 1}, {1, 1, 1, 1}, {1, 1}};
+        auto x = sched::greedyFloorPoint(in, {1.9, 1.0}, 1e-9);
+        QCOMPARE(x.size(), std::size_t{4});
+        QVERIFY(near(x[0], 0.95, 1e-8) && x[1] == 0);
+        QVERIFY(near(x[2], 0.05, 1e-7) && near(x[3], 0.9, 1e-7));
+        // Job 1 asking 1.06 falls short (after 0.05 of type 0 it would need 0.96 of type 1, more than the 0.95 of
+        // its time left)...
+        QVERIFY(sched::greedyFloorPoint(in, {1.9, 1.06}, 1e-9).empty());
+        // ... nor does a floor above every rate, or a job with no throughput asked for some.
+        QVERIFY(sched::greedyFloorPoint(in, {2.5, 0}, 1e-9).empty());
+        in.rate[2] = in.rate[3] = 0;
+        QVERIFY(sched::greedyFloorPoint(in, {1, 0.5}, 1e-9).empty());
+        QVERIFY(!sched::greedyFloorPoint(in, {1, 0}, 1e-9).empty()); // a floor of 0 asks nothing
+
+        // Random 6-job, 3-type problems (demands of 1-2 GPUs, some rates 0, floors around the boundary): every point
+        // it returns meets the base constraints, every floor with the margin, and the floor-slack LP agrees the
+        // floors leave room (t* > 0); where the LP finds no room, it returns none.
+        std::mt19937 rng(23);
+        std::uniform_real_distribution<double> rate(0.1, 10), share(0.02, 0.7);
+        std::uniform_int_distribution<int> demand(1, 2);
+        int found = 0, refused = 0;
+        for (int trial = 0; trial < 60; ++trial) {
+            sched::AllocationInput p{6, 3, std::vector<double>(18), std::vector<int>(18), {3, 2, 3}};
+            for (std::size_t k = 0; k < 18; ++k) {
+                p.rate[k] = trial % 3 == 1 && k % 7 == 2 ? 0.0 : rate(rng);
+                p.demand[k] = demand(rng);
+            }
+            std::vector<double> floor(6), w(6, 1.0);
+            const double scale = trial % 2 == 0 ? 1.0 : 2.5;
+            for (std::size_t j = 0; j < 6; ++j)
+                floor[j] = trial % 5 == 4 && j == 3 ? 0.0 : p.rate[j * 3 + 1] * share(rng) * scale;
+            const double margin = 1e-9;
+            const auto point = sched::greedyFloorPoint(p, floor, margin);
+            sched::FloorSlackLp slack(p, w);
+            const double t = slack.maxSlack(floor, "test");
+            if (point.empty()) {
+                ++refused;
+                continue;
+            }
+            ++found;
+            QVERIFY(feasible(p, point, 1e-12));
+            for (int j = 0; j < 6; ++j)
+                QVERIFY(throughput(p, point, j) >= floor[static_cast<std::size_t>(j)] * (1 + margin));
+            QVERIFY2(t > 0, qPrintable(QString("trial %1: t* = %2").arg(trial).arg(t)));
+        }
+        QVERIFY(found > 10 && refused > 10);
     }
 
     void floorSlackIsNonNegativeExactlyWhenFloorsAreFeasible()
