@@ -1,3 +1,4 @@
+#include "sched/floor_analytic_centre.h"
 #include "sched/floor_greedy_point.h"
 #include "sched/floor_slack_lp.h"
 #include "sched/gavel_lp.h"
@@ -147,6 +148,9 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
     if (point == RhoPoint::Ecos)
         if (auto x = ecosFeasiblePoint(in, floor); !x.empty())
             return x;
+    if (point == RhoPoint::Central)
+        if (auto x = floorAnalyticCentre(in, floor); !x.empty())
+            return x;
     allocationLp().setThroughputFloors(floor);
     if (!allocationLp().solveInterior(policy))
         return {};
@@ -168,12 +172,15 @@ namespace {
  * thr_j >= b_j / (z - a_j): min z is found by bisection (z above max a_j, doubled until feasible, halved to a
  * relative gap of 1e-6). When the types are alike for every job (the agnostic variant on Gavel's traces) each
  * step is decided in closed form (pooledMaxUniformScale); otherwise z* is found from max_j a_j + b_j / best rate_j
- * (tried just above first: it is z* at most recomputations on Gavel's traces) by regula falsi on the floor-slack LP
- * (floor_slack_lp.h), one or a few solves instead of the bisection's 21 feasibility solves. At z* the point
- * comes from CLP's barrier, inside the optimal face as the end of Gavel's ECOS on its min-max SOCP is; the agnostic
- * variant takes ECOS' point of the feasibility LP at z* instead (ecosFeasiblePoint, CLP's barrier its fallback): as
- * close to Gavel on the three validation traces (within 0.3%, docs/validation.md) for a third of the cost. When nothing
- * is feasible Gavel falls back to the Isolated allocation; so does Orrery.
+ * (tried just above first: it is z* at most recomputations on Gavel's traces, and a greedy point meeting the floors
+ * there, floor_greedy_point.h, settles it without an LP) by regula falsi on the floor-slack LP (floor_slack_lp.h),
+ * one or a few solves instead of the bisection's 21 feasibility solves. At z* the point is the analytic centre of
+ * the feasibility LP (floorAnalyticCentre: structured Newton steps from a greedy start; CLP's barrier, which heads for
+ * the same point, where no start is found), inside the optimal face as the end of Gavel's ECOS on its min-max SOCP
+ * is, and closer to Gavel's average JCT than CLP's barrier point was (docs/validation.md); the agnostic variant takes
+ * ECOS' point of the feasibility LP at z* instead (ecosFeasiblePoint, CLP's barrier its fallback): as close to Gavel
+ * on the three validation traces (within 0.3%) for a third of the cost. When nothing is feasible Gavel falls back to
+ * the Isolated allocation; so does Orrery.
  *
  * The agnostic variant (FinishTimeFairnessPolicy) gives every type the job's rate on the fastest type (Gavel's
  * V100) and, its name lacking "Perf", shuffles types each round.

@@ -6,7 +6,8 @@
 
 namespace orrery::sched {
 
-std::vector<double> greedyFloorPoint(const AllocationInput& in, const std::vector<double>& floor, double margin)
+std::vector<double> greedyFloorPoint(const AllocationInput& in, const std::vector<double>& floor, double margin,
+                                     double capacityShare)
 {
     const auto J = static_cast<std::size_t>(in.jobs);
     const auto T = static_cast<std::size_t>(in.types);
@@ -26,7 +27,9 @@ std::vector<double> greedyFloorPoint(const AllocationInput& in, const std::vecto
     std::vector<std::size_t> order(J);
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t p, std::size_t q) { return ask[p] > ask[q]; });
-    std::vector<double> gpusLeft(in.capacity.begin(), in.capacity.end());
+    std::vector<double> gpusLeft(T);
+    for (std::size_t t = 0; t < T; ++t)
+        gpusLeft[t] = in.capacity[t] * capacityShare;
     std::vector<std::size_t> types(T);
     std::vector<double> x(J * T, 0.0);
     for (const std::size_t j : order) {

@@ -11,12 +11,14 @@ namespace orrery::sched {
  * meets every floor with room to spare, sum_t rate[j][t] x[j][t] >= floor_j (1 + margin), found greedily: jobs in
  * order of how much of their best rate the floor asks (the most first, ties by index), each taking time on its
  * fastest types first (ties by type index), as much of each as the job still needs and the type and its own time
- * still allow. Floors <= 0 ask nothing. Empty when that order leaves a job short: the floors may still be feasible.
+ * still allow (of each type's GPUs, only `capacityShare`). Floors <= 0 ask nothing. Empty when that order leaves a job
+ * short: the floors may still be feasible.
  *
  * Why: a point is a proof that the floors are feasible, and on Gavel's traces this order finds one at every
  * recomputation where finish-time fairness asks (docs/performance.md, "Fifth pass"), in O(J (T log T + log J))
  * instead of an LP solve.
  */
-std::vector<double> greedyFloorPoint(const AllocationInput& in, const std::vector<double>& floor, double margin);
+std::vector<double> greedyFloorPoint(const AllocationInput& in, const std::vector<double>& floor, double margin,
+                                     double capacityShare = 1);
 
 } // namespace orrery::sched

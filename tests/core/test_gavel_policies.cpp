@@ -4,6 +4,7 @@
 
 #include "sim_test_helpers.h"
 
+#include "sched/floor_analytic_centre.h"
 #include "sched/floor_greedy_point.h"
 #include "sched/floor_slack_lp.h"
 #include "sched/gavel_lp.h"
@@ -70,6 +71,39 @@ bool feasible(const sched::AllocationInput& in, const std::vector<double>& x, do
             return false;
     }
     return true;
+}
+
+// The slacks of every finite bound of the allocation LP with floors (cells' 0 and 1, time per job, GPUs per type,
+// throughput floors), in that order.
+std::vector<double> barrierSlacks(const sched::AllocationInput& in, const std::vector<double>& floor,
+                                  const std::vector<double>& x)
+{
+    const auto J = static_cast<std::size_t>(in.jobs);
+    const auto T = static_cast<std::size_t>(in.types);
+    std::vector<double> s;
+    std::vector<double> used(T, 0.0);
+    for (std::size_t j = 0; j < J; ++j) {
+        double time = 0;
+        for (std::size_t t = 0; t < T; ++t) {
+            s.push_back(x[j * T + t]);
+            s.push_back(1 - x[j * T + t]);
+            time += x[j * T + t];
+            used[t] += in.demand[j * T + t] * x[j * T + t];
+        }
+        s.push_back(1 - time);
+        s.push_back(throughput(in, x, static_cast<int>(j)) - floor[j]);
+    }
+    for (std::size_t t = 0; t < T; ++t)
+        s.push_back(in.capacity[t] - used[t]);
+    return s;
+}
+
+double logBarrier(const sched::AllocationInput& in, const std::vector<double>& floor, const std::vector<double>& x)
+{
+    double f = 0;
+    for (const double v : barrierSlacks(in, floor, x))
+        f += v > 0 ? std::log(v) : -HUGE_VAL;
+    return f;
 }
 
 io::ScenarioOptions noPenalty()
@@ -361,6 +395,77 @@ private slots:
             QVERIFY2(t > 0, qPrintable(QString("trial %1: t* = %2").arg(trial).arg(t)));
         }
         QVERIFY(found > 10 && refused > 10);
+    }
+
+    void floorAnalyticCentreMaximisesTheBarrier()
+    {
+        // Worked: one job, one one-GPU type, rate 1, floor 21/32. The barrier is log x + 3 log(1 - x) (its bound,
+        // its time and the GPU) + log(x - 21/32); its derivative 1/x - 3/(1 - x) + 1/(x - 21/32) is 0 at x = 3/4
+        // (4/3 + 32/3 = 12 = 3 / (1/4)).
+        sched::AllocationInput one{1, 1, {1}, {1}, {1}};
+        auto x = sched::floorAnalyticCentre(one, {21.0 / 32});
+        QCOMPARE(x.size(), std::size_t{1});
+        QVERIFY2(near(x[0], 0.75, 1e-12), qPrintable(QString::number(x[0], 'g', 17)));
+        // A floor above the job's rate leaves no interior: no point.
+        QVERIFY(sched::floorAnalyticCentre(one, {1.5}).empty());
+
+        // Random 7-job, 3-type problems (two jobs alike, demands of 1-2 GPUs, floors a share of what each job gets
+        // from a feasible point): the centre is strictly inside, the barrier's gradient vanishes there, its barrier
+        // is at least that of CLP's barrier point, and the two alike jobs get the same row.
+        std::mt19937 rng(29);
+        std::uniform_real_distribution<double> rate(0.1, 10), share(0.2, 0.9);
+        std::uniform_int_distribution<int> demand(1, 2);
+        int centred = 0;
+        for (int trial = 0; trial < 30; ++trial) {
+            const std::size_t J = 7, T = 3;
+            sched::AllocationInput in{7, 3, std::vector<double>(J * T), std::vector<int>(J * T), {3, 2, 4}};
+            for (std::size_t k = 0; k < J * T; ++k) {
+                in.rate[k] = rate(rng);
+                in.demand[k] = demand(rng);
+            }
+            for (std::size_t t = 0; t < T; ++t) { // jobs 0 and 1 alike
+                in.rate[T + t] = in.rate[t];
+                in.demand[T + t] = in.demand[t];
+            }
+            std::vector<double> floor(J);
+            const auto even = sched::ecosMaxSumPoint(in); // a feasible point to take floors from
+            QVERIFY(!even.empty());
+            const double s = share(rng);
+            for (std::size_t j = 0; j < J; ++j)
+                floor[j] = s * std::max(throughput(in, even, static_cast<int>(j)), 1e-3);
+            floor[1] = floor[0];
+            const auto c = sched::floorAnalyticCentre(in, floor);
+            if (c.empty())
+                continue; // the greedy start found no room: CLP's barrier is the fallback
+            ++centred;
+            const auto slacks = barrierSlacks(in, floor, c);
+            QVERIFY(std::all_of(slacks.begin(), slacks.end(), [](double v) { return v > 0; }));
+            // Gradient of the barrier, cell by cell, from its terms.
+            std::vector<double> used(T, 0.0);
+            for (std::size_t k = 0; k < J * T; ++k)
+                used[k % T] += in.demand[k] * c[k];
+            double largest = 0;
+            for (std::size_t j = 0; j < J; ++j) {
+                double time = 0;
+                for (std::size_t t = 0; t < T; ++t)
+                    time += c[j * T + t];
+                const double thr = throughput(in, c, static_cast<int>(j));
+                for (std::size_t t = 0; t < T; ++t) {
+                    const std::size_t k = j * T + t;
+                    const double g = 1 / c[k] - 1 / (1 - c[k]) - 1 / (1 - time) -
+                                     in.demand[k] / (in.capacity[t] - used[t]) + in.rate[k] / (thr - floor[j]);
+                    largest = std::max(largest, std::abs(g) * std::min(c[k], 1 - c[k]));
+                }
+            }
+            QVERIFY2(largest < 1e-6, qPrintable(QString("trial %1: gradient %2").arg(trial).arg(largest)));
+            sched::AllocationLp lp(in.jobs, in.types, in.rate, in.demand, in.capacity);
+            lp.setThroughputFloors(floor);
+            QVERIFY(lp.solveInterior("test"));
+            QVERIFY(logBarrier(in, floor, c) >= logBarrier(in, floor, lp.solution()));
+            for (std::size_t t = 0; t < T; ++t)
+                QVERIFY(std::abs(c[t] - c[T + t]) < 1e-9);
+        }
+        QVERIFY(centred > 20);
     }
 
     void floorSlackIsNonNegativeExactlyWhenFloorsAreFeasible()
