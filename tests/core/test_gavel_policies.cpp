@@ -468,6 +468,61 @@ private slots:
         QVERIFY(centred > 20);
     }
 
+    void floorPointsHoldOnRandomProblems()
+    {
+        ORRERY_CHECK_PROPERTY("greedy points meet their floors, analytic centres are inside and stationary", [] {
+            const int jobs = *rc::gen::inRange(1, 9), types = *rc::gen::inRange(1, 5);
+            const auto J = static_cast<std::size_t>(jobs), T = static_cast<std::size_t>(types);
+            sched::AllocationInput in{jobs, types, std::vector<double>(J * T), std::vector<int>(J * T),
+                                      std::vector<int>(T)};
+            for (std::size_t k = 0; k < J * T; ++k) {
+                in.rate[k] = *rc::gen::inRange(0, 5) == 0 ? 0.0 : *rc::gen::inRange(1, 1000) / 100.0;
+                in.demand[k] = *rc::gen::inRange(1, 4);
+            }
+            for (int& c : in.capacity)
+                c = *rc::gen::inRange(1, 7);
+            for (std::size_t j = 0; j < J; ++j) // a job that runs nowhere leaves no interior at all
+                if (std::all_of(in.rate.begin() + static_cast<std::ptrdiff_t>(j * T),
+                                in.rate.begin() + static_cast<std::ptrdiff_t>((j + 1) * T),
+                                [](double r) { return r == 0; }))
+                    in.rate[j * T] = 1;
+            std::vector<double> floor(J);
+            for (std::size_t j = 0; j < J; ++j) {
+                const double best = *std::max_element(in.rate.begin() + static_cast<std::ptrdiff_t>(j * T),
+                                                      in.rate.begin() + static_cast<std::ptrdiff_t>((j + 1) * T));
+                floor[j] = best * *rc::gen::inRange(0, 101) / 100.0;
+            }
+            const double margin = 1e-9;
+            const auto point = sched::greedyFloorPoint(in, floor, margin);
+            if (!point.empty()) {
+                RC_ASSERT(feasible(in, point, 1e-12));
+                for (int j = 0; j < jobs; ++j)
+                    RC_ASSERT(throughput(in, point, j) >= floor[static_cast<std::size_t>(j)] * (1 + margin / 2));
+            }
+            const auto c = sched::floorAnalyticCentre(in, floor);
+            RC_TAG(point.empty() ? "no greedy point" : "greedy point", c.empty() ? "no centre" : "centre");
+            if (c.empty())
+                return;
+            const auto slacks = barrierSlacks(in, floor, c);
+            RC_ASSERT(std::all_of(slacks.begin(), slacks.end(), [](double v) { return v > 0; }));
+            std::vector<double> used(T, 0.0);
+            for (std::size_t k = 0; k < J * T; ++k)
+                used[k % T] += in.demand[k] * c[k];
+            for (std::size_t j = 0; j < J; ++j) {
+                double time = 0;
+                for (std::size_t t = 0; t < T; ++t)
+                    time += c[j * T + t];
+                const double thr = throughput(in, c, static_cast<int>(j));
+                for (std::size_t t = 0; t < T; ++t) {
+                    const std::size_t k = j * T + t;
+                    const double g = 1 / c[k] - 1 / (1 - c[k]) - 1 / (1 - time) -
+                                     in.demand[k] / (in.capacity[t] - used[t]) + in.rate[k] / (thr - floor[j]);
+                    RC_ASSERT(std::abs(g) * std::min(c[k], 1 - c[k]) < 1e-6);
+                }
+            }
+        });
+    }
+
     void floorSlackIsNonNegativeExactlyWhenFloorsAreFeasible()
     {
         // The floor-slack LP's optimum t* >= 0 exactly when the allocation LP meets the floors, on random 6-job,
