@@ -12,8 +12,9 @@ namespace orrery::sched {
 
 namespace {
 
-// Newton steps end when the decrement (the step's length in the barrier's own metric) is below this: the
-// iterates converge quadratically there, so the point is the centre to about the square of it.
+// Newton steps end when the decrement (the step's length in the barrier's own metric) is below this: the point is
+// then within about that distance of the centre in that metric (the decrement falls quadratically there: one more
+// step would take it to about 1e-18).
 constexpr double kDecrement = 1e-9;
 constexpr int kMaxSteps = 200;
 constexpr double kQuadratic = 1.0 / 16;
