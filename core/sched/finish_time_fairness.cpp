@@ -91,7 +91,7 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
             floorsAt(justAbove, a, b, floor);
             if (!greedyFloorPoint(in, floor, kGreedyMargin).empty()) {
                 // A point meeting every floor with room is the slack LP's "t* >= 0" without its solve (on Gavel's
-                // traces, at every recomputation): z* lies in [alone, justAbove], found to the search's gap.
+                // traces, at all but one recomputation): z* lies in [alone, justAbove], found to the search's gap.
                 lo = alone;
                 hi = justAbove;
                 found = true;
