@@ -14,9 +14,9 @@ namespace orrery::sched {
  * still allow (of each type's GPUs, only `capacityShare`). Floors <= 0 ask nothing. Empty when that order leaves a job
  * short: the floors may still be feasible.
  *
- * Why: a point is a proof that the floors are feasible, and on Gavel's traces this order finds one at every
- * recomputation where finish-time fairness asks (docs/performance.md, "Fifth pass"), in O(J (T log T + log J))
- * instead of an LP solve.
+ * Why: a point is a proof that the floors are feasible, and on Gavel's validation traces this order finds one at
+ * all but one of the recomputations where finish-time fairness asks (docs/performance.md, "Fifth pass"), in
+ * O(J (T log T + log J)) instead of an LP solve.
  */
 std::vector<double> greedyFloorPoint(const AllocationInput& in, const std::vector<double>& floor, double margin,
                                      double capacityShare = 1);
