@@ -45,7 +45,6 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
     };
     double lo = J ? *std::max_element(a.begin(), a.end()) : 0.0;
     double hi = std::max(lo, 1.0) * 2;
-    std::unique_ptr<FloorSlackLp> slackLp; // made at its first solve
     if (const auto pool = pooledTypes(in)) {
         // Bisection, each step decided in closed form, exactly (the LP's answer differs only within its tolerances,
         // so z* may move by up to the search's 1e-6 gap).
@@ -78,6 +77,7 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
                 alone = std::max(alone, a[j] + b[j] / best);
         }
         // Regula falsi (Illinois) on t*(z) of the floor-slack LP, weights b_j: t* rises with z and crosses 0 at z*.
+        std::unique_ptr<FloorSlackLp> slackLp;
         const auto slack = [&](double z) {
             if (!slackLp)
                 slackLp = std::make_unique<FloorSlackLp>(in, b);
@@ -148,14 +148,9 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
     if (point == RhoPoint::Ecos)
         if (auto x = ecosFeasiblePoint(in, floor); !x.empty())
             return x;
-    if (point == RhoPoint::Central) {
+    if (point == RhoPoint::Central)
         if (auto x = floorAnalyticCentre(in, floor); !x.empty())
             return x;
-        // Where the search solved LPs, the slack LP's point at z* meets every floor with t* b_j to spare: a start.
-        if (slackLp && slackLp->maxSlack(floor, policy) > 0)
-            if (auto x = floorAnalyticCentre(in, floor, slackLp->point()); !x.empty())
-                return x;
-    }
     allocationLp().setThroughputFloors(floor);
     if (!allocationLp().solveInterior(policy))
         return {};
@@ -180,12 +175,12 @@ namespace {
  * (tried just above first: it is z* at most recomputations on Gavel's traces, and a greedy point meeting the floors
  * there, floor_greedy_point.h, settles it without an LP) by regula falsi on the floor-slack LP (floor_slack_lp.h),
  * one or a few solves instead of the bisection's 21 feasibility solves. At z* the point is the analytic centre of
- * the feasibility LP (floorAnalyticCentre: structured Newton steps from a greedy start, or from the floor-slack LP's
- * point where the search solved it; CLP's barrier, which heads for the same point, where neither starts), inside the
- * optimal face as the end of Gavel's ECOS on its min-max SOCP is, and closer to Gavel's average JCT than CLP's barrier
- * point was (docs/validation.md); the agnostic variant takes ECOS' point of the feasibility LP at z* instead
- * (ecosFeasiblePoint, CLP's barrier its fallback): as close to Gavel on the three validation traces (within 0.3%) for a
- * third of the cost. When nothing is feasible Gavel falls back to the Isolated allocation; so does Orrery.
+ * the feasibility LP (floorAnalyticCentre: structured Newton steps from a greedy start; CLP's barrier, which heads for
+ * the same point, where no start is found), inside the optimal face as the end of Gavel's ECOS on its min-max SOCP
+ * is, and closer to Gavel's average JCT than CLP's barrier point was (docs/validation.md); the agnostic variant takes
+ * ECOS' point of the feasibility LP at z* instead (ecosFeasiblePoint, CLP's barrier its fallback): as close to Gavel
+ * on the three validation traces (within 0.3%) for a third of the cost. When nothing is feasible Gavel falls back to
+ * the Isolated allocation; so does Orrery.
  *
  * The agnostic variant (FinishTimeFairnessPolicy) gives every type the job's rate on the fastest type (Gavel's
  * V100) and, its name lacking "Perf", shuffles types each round.

@@ -202,9 +202,17 @@ std::vector<double> interiorStart(const AllocationInput& in, const std::vector<d
     return x;
 }
 
-/** Damped Newton steps to the centre from x (strictly feasible); empty when they do not converge. */
-std::vector<double> centreFrom(const AllocationInput& in, const std::vector<double>& floor, std::vector<double> x)
+} // namespace
+
+std::vector<double> floorAnalyticCentre(const AllocationInput& in, const std::vector<double>& floor)
 {
+    const opt::SolverTimer timer;
+    std::vector<double> x;
+    for (const double room : kStartCapacityRoom)
+        if (x = interiorStart(in, floor, room); !x.empty())
+            break;
+    if (x.empty())
+        return {};
     Centre centre(in, floor);
     std::vector<double> slack, nextSlack;
     if (!centre.slacks(x, slack))
@@ -233,64 +241,6 @@ std::vector<double> centreFrom(const AllocationInput& in, const std::vector<doub
         std::swap(slack, nextSlack);
     }
     return {};
-}
-
-/**
- * `from` mixed with an even share of every type (half of each type's GPUs spread over the jobs, at most half of a
- * job's time), as little as keeps half of the smallest relative room above a floor: strictly inside every bound.
- */
-std::vector<double> mixedStart(const AllocationInput& in, const std::vector<double>& floor,
-                               const std::vector<double>& from)
-{
-    const auto J = static_cast<std::size_t>(in.jobs);
-    const auto T = static_cast<std::size_t>(in.types);
-    if (from.size() != J * T)
-        return {};
-    std::vector<double> spread(T);
-    for (std::size_t t = 0; t < T; ++t) {
-        if (in.capacity[t] <= 0)
-            return {};
-        double demand = 0;
-        for (std::size_t j = 0; j < J; ++j)
-            demand += in.demand[j * T + t];
-        spread[t] = 0.5 / static_cast<double>(T);
-        if (demand > 0)
-            spread[t] = std::min(spread[t], in.capacity[t] / (2 * demand));
-    }
-    double mix = 0.5;
-    for (std::size_t j = 0; j < J; ++j) {
-        if (!(floor[j] > 0))
-            continue;
-        double thr = 0;
-        for (std::size_t t = 0; t < T; ++t)
-            thr += in.rate[j * T + t] * from[j * T + t];
-        if (!(thr > floor[j]))
-            return {};
-        mix = std::min(mix, (thr - floor[j]) / (2 * thr));
-    }
-    std::vector<double> x(J * T);
-    for (std::size_t k = 0; k < J * T; ++k)
-        x[k] = (1 - mix) * from[k] + mix * spread[k % T];
-    return x;
-}
-
-} // namespace
-
-std::vector<double> floorAnalyticCentre(const AllocationInput& in, const std::vector<double>& floor)
-{
-    const opt::SolverTimer timer;
-    for (const double room : kStartCapacityRoom)
-        if (auto x = interiorStart(in, floor, room); !x.empty())
-            return centreFrom(in, floor, std::move(x));
-    return {};
-}
-
-std::vector<double> floorAnalyticCentre(const AllocationInput& in, const std::vector<double>& floor,
-                                        const std::vector<double>& from)
-{
-    const opt::SolverTimer timer;
-    auto x = mixedStart(in, floor, from);
-    return x.empty() ? x : centreFrom(in, floor, std::move(x));
 }
 
 } // namespace orrery::sched

@@ -17,16 +17,8 @@ namespace orrery::sched {
  * greedyFloorPoint, each step solved through the LP's structure (a T x T block per job plus one rank-T term for
  * the capacities: O(J T^3) per step instead of a sparse factorisation of the whole matrix). Limited by iterations
  * only; the time is added to this thread's solver seconds. Empty when no strictly feasible start is found that way,
- * or the steps do not converge within the limit (callers then start from an LP's point, below).
+ * or the steps do not converge within the limit (callers fall back to CLP's barrier).
  */
 std::vector<double> floorAnalyticCentre(const AllocationInput& in, const std::vector<double>& floor);
-/**
- * The same centre from a given point that meets the base constraints and every floor with room (the floor-slack
- * LP's point at t* > 0, where the greedy order finds no start): it is mixed with an even share of every type in a
- * proportion that keeps half the smallest relative room, then the same steps run. Empty when `from` leaves no room
- * or the steps do not converge.
- */
-std::vector<double> floorAnalyticCentre(const AllocationInput& in, const std::vector<double>& floor,
-                                        const std::vector<double>& from);
 
 } // namespace orrery::sched

@@ -49,15 +49,4 @@ double FloorSlackLp::maxSlack(const std::vector<double>& floor, const char* poli
     return m_lp->value(m_slackColumn);
 }
 
-std::vector<double> FloorSlackLp::point() const
-{
-    // The cells are the model's first J x T columns, in row-major order (allocationModel).
-    const auto cells = static_cast<std::size_t>(m_jobs) * static_cast<std::size_t>(m_types);
-    const double* sol = m_lp->columnValues();
-    std::vector<double> x(cells);
-    for (std::size_t k = 0; k < cells; ++k)
-        x[k] = std::clamp(sol[k], 0.0, 1.0);
-    return x;
-}
-
 } // namespace orrery::sched

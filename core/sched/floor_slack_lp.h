@@ -30,9 +30,6 @@ public:
 
     /** t* for these floors; throws orrery::Error (naming `policy`) when CLP does not end optimal. */
     double maxSlack(const std::vector<double>& floor, const char* policy);
-    /** The allocation of the last maxSlack() (row-major J x T, clamped to [0, 1]): it meets each floor by t* weight_j.
-     */
-    std::vector<double> point() const;
 
 private:
     int m_jobs, m_types;
