@@ -17,7 +17,7 @@ namespace {
 // step would take it to about 1e-18).
 constexpr double kDecrement = 1e-9;
 constexpr int kMaxSteps = 200;
-constexpr double kQuadratic = 1.0 / 16;
+constexpr double kQuadratic = 0.25; // the Newton decrement below which full steps converge quadratically
 constexpr int kMaxHalvings = 60;
 // The greedy start is built on capacities this much smaller, so that the interior point mixed into it has GPUs
 // left to take on every type; the second where a loaded cluster leaves the greedy order no room for the first.
@@ -121,10 +121,10 @@ public:
         for (std::size_t k = 0; k < m_N; ++k)
             for (std::size_t t = 0; t < T; ++t)
                 dx[k] -= m_y[k * T + t] * q[t];
-        double decrement = 0;
+        double squared = 0;
         for (std::size_t k = 0; k < m_N; ++k)
-            decrement += m_grad[k] * dx[k];
-        return decrement;
+            squared += m_grad[k] * dx[k];
+        return squared;
     }
 
     bool hasFloor(std::size_t j) const { return std::isfinite(m_floor[j]); }
@@ -219,10 +219,10 @@ std::vector<double> floorAnalyticCentre(const AllocationInput& in, const std::ve
         return {};
     std::vector<double> dx, next(x.size());
     for (int step = 0; step < kMaxSteps; ++step) {
-        const double decrement = centre.newtonStep(x, dx);
-        if (!(decrement >= 0))
+        const double decrementSq = centre.newtonStep(x, dx); // the Newton decrement squared
+        if (!(decrementSq >= 0))
             return {};
-        if (decrement < kDecrement * kDecrement)
+        if (decrementSq < kDecrement * kDecrement)
             return x;
         double alpha = 1;
         for (int halving = 0;; ++halving) {
@@ -233,7 +233,7 @@ std::vector<double> floorAnalyticCentre(const AllocationInput& in, const std::ve
             // Within the quadratic region (decrement below 1/4) the full step stays inside and converges: the
             // barrier's gain there can be below its rounding, which a sufficient-increase test would misread.
             if (centre.slacks(next, nextSlack) &&
-                (decrement < kQuadratic || logRatioSum(slack, nextSlack) >= 0.01 * alpha * decrement))
+                (decrementSq < kQuadratic * kQuadratic || logRatioSum(slack, nextSlack) >= 0.01 * alpha * decrementSq))
                 break;
             alpha /= 2;
         }
