@@ -16,7 +16,7 @@ namespace {
 // then within about that distance of the centre in that metric (the decrement falls quadratically there: one more
 // step would take it to about 1e-18).
 constexpr double kDecrement = 1e-9;
-constexpr int kMaxSteps = 200;
+constexpr int kMaxNewtonSteps = 200;
 constexpr double kQuadratic = 0.25; // the Newton decrement below which full steps converge quadratically
 constexpr int kMaxHalvings = 60;
 // The greedy start is built on capacities this much smaller, so that the interior point mixed into it has GPUs
@@ -218,7 +218,7 @@ std::vector<double> floorAnalyticCentre(const AllocationInput& in, const std::ve
     if (!centre.slacks(x, slack))
         return {};
     std::vector<double> dx, next(x.size());
-    for (int step = 0; step < kMaxSteps; ++step) {
+    for (int step = 0; step < kMaxNewtonSteps; ++step) {
         const double decrementSq = centre.newtonStep(x, dx); // the Newton decrement squared
         if (!(decrementSq >= 0))
             return {};
