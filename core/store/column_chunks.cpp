@@ -370,11 +370,35 @@ struct ColumnChunkWriter::Impl
         return nullptr;
     }
 
-    void write(const EncodedChunk& c)
+    /**
+     * insertSql(c) as a plain INSERT, for a run stored whole: its chunks are new, and INSERT OR REPLACE made SQLite
+     * keep a statement journal for every chunk (a REPLACE may delete a row, which the foreign keys must be able to
+     * undo), written to a temporary file.
+     */
+    static std::string_view insertNewSql(const EncodedChunk& c)
+    {
+        static const auto plain = [] {
+            constexpr std::string_view kReplace = "INSERT OR REPLACE ";
+            std::array<std::string, 2 * (static_cast<std::size_t>(ChunkTable::Gpus) + 1)> out;
+            for (std::size_t t = 0; t <= static_cast<std::size_t>(ChunkTable::Gpus); ++t) {
+                for (const bool apps : {false, true}) {
+                    EncodedChunk probe;
+                    probe.table = static_cast<ChunkTable>(t);
+                    probe.withApps = apps;
+                    const std::string_view sql = insertSql(probe);
+                    out[2 * t + (apps ? 1 : 0)] = "INSERT " + std::string(sql.substr(kReplace.size()));
+                }
+            }
+            return out;
+        }();
+        return plain[2 * static_cast<std::size_t>(c.table) + (c.withApps ? 1 : 0)];
+    }
+
+    void write(const EncodedChunk& c, bool fresh)
     {
         // The run id is bound each time because several writers (a recorder's runs) share one connection's
         // statements. Every value is bound without a copy: the chunk outlives the step.
-        const CachedStatement lease = db.cached(insertSql(c));
+        const CachedStatement lease = db.cached(fresh ? insertNewSql(c) : std::string_view(insertSql(c)));
         Statement& st = *lease;
         st.bind(1, runId)
             .bind(2, static_cast<std::int64_t>(c.first / kChunkRows))
@@ -406,7 +430,14 @@ ColumnChunkWriter::~ColumnChunkWriter() = default;
 std::size_t ColumnChunkWriter::write(const std::vector<EncodedChunk>& chunks)
 {
     for (const EncodedChunk& c : chunks)
-        m->write(c);
+        m->write(c, false);
+    return recordsOf(chunks);
+}
+
+std::size_t ColumnChunkWriter::writeNew(const std::vector<EncodedChunk>& chunks)
+{
+    for (const EncodedChunk& c : chunks)
+        m->write(c, true);
     return recordsOf(chunks);
 }
 

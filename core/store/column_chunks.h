@@ -115,6 +115,9 @@ public:
     std::size_t writeRateSegments(const std::vector<sim::RateSegment>& rows, std::size_t from);
     /** Writes chunks an encoder made (replacing any of the same index); returns the records they hold. */
     std::size_t write(const std::vector<EncodedChunk>& chunks);
+    /** The same for chunks the run does not have yet (a run stored whole): plain inserts, which need no statement
+     *  journal; a chunk already there is a constraint error. */
+    std::size_t writeNew(const std::vector<EncodedChunk>& chunks);
     /** Removes the run's interval chunks (the series is about to be written again in another order). */
     void deleteIntervals();
 

@@ -56,7 +56,7 @@ std::int64_t RunStore::writeRun(const PreparedRun& prepared)
     }
     // The result is the authority on the cluster it ran on.
     writeGpuTypes(*m_db, runId, prepared.gpuTypes, prepared.gpusByType, prepared.priceUsdPerHourByType);
-    ColumnChunkWriter(*m_db, runId).write(prepared.chunks); // the GPU layout's chunk among them
+    ColumnChunkWriter(*m_db, runId).writeNew(prepared.chunks); // the GPU layout's chunk among them
     writeJobExtras(*m_db, runId, prepared.jobExtras);
     if (!prepared.series.empty())
         writeSeries(*m_db, runId, prepared.series);

@@ -45,19 +45,23 @@ void WalCheckpointer::checkpoint()
     std::unique_lock running(m_running, std::try_to_lock);
     if (!running)
         return;
+    // Past kMaxFrames the writer's lock is tried, not waited for, so that a thread checkpointing rarely waits for
+    // another's turn at the store; past twice that it is waited for, so that the log's growth is bounded however
+    // busy the store is.
     const int frames = m_frames.load();
-    m_framesAtLast = frames;
-    if (frames < m_maxFrames) {
-        // PASSIVE: copies what no reader needs, beside the writer; SQLITE_BUSY only says that another process's
-        // checkpoint was running, and what it leaves is copied next time.
-        sqlite3_wal_checkpoint_v2(m_own->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
-    } else {
-        // RESTART, with no writer of this process meanwhile: copies what came since the last checkpoint and makes
-        // sure that the next write starts the log again from its beginning (a passive checkpoint beside the writer
-        // seldom leaves every frame copied at the moment a write begins, the condition for that).
-        std::lock_guard writer(m_writerLock);
-        sqlite3_wal_checkpoint_v2(m_own->handle(), nullptr, SQLITE_CHECKPOINT_RESTART, nullptr, nullptr);
-    }
+    std::unique_lock<std::mutex> writer;
+    if (frames >= 2 * m_maxFrames)
+        writer = std::unique_lock(m_writerLock);
+    else if (frames >= m_maxFrames)
+        writer = std::unique_lock(m_writerLock, std::try_to_lock);
+    m_framesAtLast = m_frames.load();
+    // RESTART, with no writer of this process meanwhile, copies what came since the last checkpoint and makes sure
+    // that the next write starts the log again from its beginning (a passive checkpoint beside a writer seldom
+    // leaves every frame copied at the moment a write begins, the condition for that). PASSIVE copies what no reader
+    // needs, beside the writer. Neither waits (the connection's lock wait is 0): SQLITE_BUSY only says that another
+    // process's reader or checkpoint was in the way, and what it leaves is copied next time.
+    sqlite3_wal_checkpoint_v2(m_own->handle(), nullptr, writer ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_PASSIVE,
+                              nullptr, nullptr);
     ++m_checkpoints;
 }
 

@@ -26,8 +26,9 @@ public:
     static constexpr int kFrames = 1000;
     /**
      * A log is only started again from its beginning by a write that finds every frame copied, which a checkpoint
-     * running beside the writer rarely leaves; past this many frames the next checkpoint holds the writer's lock,
-     * so that the log stops growing (it then copies only what came since the last one).
+     * running beside the writer rarely leaves; past this many frames a checkpoint that finds the writer's lock free
+     * takes it (past twice as many, it waits for it), so that the log stops growing (it then copies only what came
+     * since the last one).
      */
     static constexpr int kMaxFrames = 4 * kFrames;
 
@@ -42,10 +43,11 @@ public:
     WalCheckpointer& operator=(const WalCheckpointer&) = delete;
 
     /**
-     * Checkpoints when the log has grown by kFrames since the last checkpoint, without the writer's lock (with it past
-     * kMaxFrames); returns at once otherwise, or when another thread is checkpointing. Never throws: a checkpoint that
-     * copies nothing (another process's reader or checkpoint) is left to the next one, or to SQLite's own when the
-     * store is closed, since nothing stored depends on it.
+     * Checkpoints when the log has grown by kFrames since the last checkpoint, beside the writer (holding its lock past
+     * kMaxFrames when the lock is free, and waiting for it past twice that); returns at once otherwise, or when
+     * another thread is checkpointing. Never throws: a checkpoint that copies nothing (another process's reader or
+     * checkpoint) is left to the next one, or to SQLite's own when the store is closed, since nothing stored depends on
+     * it.
      */
     void checkpoint();
 
