@@ -128,10 +128,10 @@ struct RunArgs
 };
 
 /**
- * glibc gives the top of its heap back to the kernel whenever 128 KiB or more of it is free, and a sweep frees that
- * much after every point and every turn at the store (results, encoded chunks, SQLite's pages), only to take it back
- * at the next one: page faults that were a third of the store's turn (docs/performance.md, "Sweeps"). The process keeps
- * up to 64 MiB of free heap instead, and allocations below 32 MiB (glibc's own ceiling for them) stay in the heap.
+ * glibc gives the top of its heap back to the kernel whenever 128 KiB or more of it is free, and a sweep's turns at the
+ * store free that much and take it back at the next turn: page faults on fresh heap pages were a third to two fifths
+ * of the store's turn, its serial part (docs/performance.md, "Sweeps"). The process keeps up to 64 MiB of free heap
+ * instead; setting these turns glibc's adaptive mmap threshold off, so it is set to that adaptation's own ceiling.
  */
 void keepFreedHeap()
 {
