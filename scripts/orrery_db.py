@@ -127,11 +127,8 @@ def utilization(con, run_id):
 
 
 def gpus(con, run_id):
-    """The cluster's GPUs of a run: gpu (global index, as in the intervals), node_index, node, gpu_type. Reads the
-    plain gpus table of a store older than schema 11 too."""
-    if con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'gpu_chunks'").fetchone() is None:
-        cur = con.execute("SELECT gpu, node_index, node, gpu_type FROM gpus WHERE run_id = ? ORDER BY gpu", (run_id,))
-        return [dict(gpu=g, node_index=i, node=n, gpu_type=t) for g, i, n, t in cur]
+    """The cluster's GPUs of a run (schema 11's gpu chunks): gpu (global index, as in the intervals), node_index,
+    node, gpu_type."""
     return _rows(con, "gpus", run_id)
 
 
@@ -148,8 +145,7 @@ if __name__ == "__main__":
         sys.exit("usage: orrery_db.py DB.sqlite jobs|intervals|decisions|utilization|job_events|gpus RUN_ID  (prints CSV)")
     import csv
 
-    con = sqlite3.connect(sys.argv[1])
-    rows = (gpus if sys.argv[2] == "gpus" else lambda c, r: _rows(c, sys.argv[2], r))(con, int(sys.argv[3]))
+    rows = _rows(sqlite3.connect(sys.argv[1]), sys.argv[2], int(sys.argv[3]))
     if rows:
         w = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]))
         w.writeheader()
