@@ -340,7 +340,7 @@ RunWriter RunStore::beginRun(const RunInfo& info, int batchRows)
         tag->run();
     }
     writeGpuTypes(*m_db, runId, info.gpuTypes, info.gpusByType, info.priceUsdPerHourByType);
-    ColumnChunkWriter(*m_db, runId).write(encodeGpus(m_path, info.layout));
+    ColumnChunkWriter(*m_db, runId).writeNew(encodeGpus(m_path, info.layout)); // a new run: nothing to replace
     tx.commit();
     return RunWriter(*m_db, runId, batchRows);
 }

@@ -182,10 +182,10 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         }
     };
 
-    // Points an estimate already simulated are stored as they are.
     // The log is copied into the file between turns at the store, not during them (wal_checkpointer.h).
     store::WalCheckpointer checkpointer(store.connection(), storeMutex);
 
+    // Points an estimate already simulated are stored as they are.
     std::unordered_map<std::size_t, SampledPoint*> sampled;
     for (auto& s : samples)
         sampled[s.index] = &s;
