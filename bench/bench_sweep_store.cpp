@@ -12,6 +12,7 @@
 #include "store/prepared_run.h"
 #include "store/run_merge.h"
 #include "store/run_store.h"
+#include "store/wal_checkpointer.h"
 
 #include <benchmark/benchmark.h>
 
@@ -19,6 +20,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -113,6 +115,36 @@ void BM_StorePreparedSweepPoints(benchmark::State& state)
     state.SetItemsProcessed(static_cast<std::int64_t>(stored));
 }
 BENCHMARK(BM_StorePreparedSweepPoints)->Arg(1)->Arg(64)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+
+/** The sweep's serial part as a sweep has it: the same 64-point transactions with the WAL checkpointed between them
+ *  (store::WalCheckpointer, as the sweep's threads do after their turn), outside the timing. The checkpoints' own
+ *  CPU is then in BM_StorePreparedSweepPoints/64 less this (items: runs). */
+void BM_StorePreparedSweepPointsCheckpointedApart(benchmark::State& state)
+{
+    auto db = freshStore("prepared-apart");
+    std::mutex lock;
+    store::WalCheckpointer checkpointer(db->connection(), lock);
+    constexpr std::size_t kRunsPerIteration = 64;
+    std::vector<store::PreparedRun> runs(kRunsPerIteration,
+                                         store::prepareRun(db->path(), point().info, point().result));
+    std::vector<const store::PreparedRun*> batch;
+    for (const auto& run : runs)
+        batch.push_back(&run);
+    std::size_t stored = 0;
+    for (auto _ : state) {
+        for (auto& run : runs)
+            run.info.sweep->pointKey = fmt::format("{:016x}", stored++);
+        {
+            std::lock_guard guard(lock);
+            benchmark::DoNotOptimize(db->storeRuns(batch));
+        }
+        state.PauseTiming();
+        checkpointer.checkpoint();
+        state.ResumeTiming();
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(stored));
+}
+BENCHMARK(BM_StorePreparedSweepPointsCheckpointedApart)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 
 /** What a store per simulating thread, merged after (issue 18), would add to the sweep's serial part: the merge of a
  *  shard of state.range(0) points into a new store (`orrery-cli runs merge`'s code), per point (items: runs). Its

@@ -1,7 +1,7 @@
 """Read the column-chunked records of an Orrery run store with the Python standard library.
 
-A run's per-record data (job records, allocation intervals, utilisation samples, policy decisions, job events)
-is kept as chunks of little-endian int32/float64 arrays (docs/database.md, "Column chunks"). This
+A run's per-record data (job records, allocation intervals, utilisation samples, policy decisions, job events,
+the cluster's GPUs) is kept as chunks of little-endian int32/float64 arrays (docs/database.md, "Column chunks"). This
 module turns them into plain lists of dicts (or dicts of columns) that pandas takes as they are:
 
     import sqlite3, pandas as pd, orrery_db
@@ -34,7 +34,10 @@ _TABLES = {
     "decisions": ("decision_chunks", [("sim_time_s", _FLOAT64), ("wall_s", _FLOAT64), ("queued", _INT32), ("running", _INT32)]),
     "utilization": ("utilization_chunks", [("time_s", _FLOAT64), ("busy_gpus", _INT32), ("busy_by_type", _INT32)]),
     "job_events": ("event_chunks", [("job_index", _INT32), ("time_s", _FLOAT64), ("kind", _LABEL), ("detail", _LABEL)]),
+    "gpus": ("gpu_chunks", [("node_index", _INT32), ("node", _LABEL), ("gpu_type", _LABEL)]),
 }
+
+_LABELLED = ("jobs", "job_events", "gpus")
 
 
 def _decode(blob, code):
@@ -54,22 +57,22 @@ def _labels(blob, table, run_id):
 
 
 def columns(con, series, run_id):
-    """One run's records as a dict of equal-length column lists (series: jobs, intervals, decisions, utilization or
-    job_events).
+    """One run's records as a dict of equal-length column lists (series: jobs, intervals, decisions, utilization,
+    job_events or gpus).
 
     Job records are stored in the order they were written (a job when it finished); they come back
     in job_index order, with start_s/end_s None when the job never started or did not finish.
     """
     table, cols = _TABLES[series]
     names = ", ".join(name for name, _ in cols)
-    extra = {"utilization": ", gpu_types", "jobs": ", labels", "job_events": ", labels"}.get(series, "")
+    extra = {"utilization": ", gpu_types", "jobs": ", labels", "job_events": ", labels", "gpus": ", labels"}.get(series, "")
     out = {name: [] for name, _ in cols}
     for row in con.execute(
         "SELECT records%s, %s FROM %s WHERE run_id = ? ORDER BY chunk_index" % (extra, names, table), (run_id,)
     ):
         records = row[0]
         blobs = row[2:] if extra else row[1:]
-        labels = _labels(row[1], table, run_id) if series in ("jobs", "job_events") else None
+        labels = _labels(row[1], table, run_id) if series in _LABELLED else None
         for (name, code), blob in zip(cols, blobs):
             values = _decode(blob, _INT32 if code == _LABEL else code)
             if name == "busy_by_type":
@@ -90,6 +93,9 @@ def columns(con, series, run_id):
         out["excluded_from_average"] = [bool(v) for v in out["excluded_from_average"]]
         for name, time in (("queue_s", "start_s"), ("jct_s", "end_s")):
             out[name] = [None if t is None else t - a for t, a in zip(out[time], out["arrival_s"])]
+    if series == "gpus":
+        # A GPU's record index is its global index, the intervals' gpu.
+        out = dict(gpu=list(range(len(out["node_index"]))), **out)
     return out
 
 
@@ -120,6 +126,12 @@ def utilization(con, run_id):
     return _rows(con, "utilization", run_id)
 
 
+def gpus(con, run_id):
+    """The cluster's GPUs of a run (schema 11's gpu chunks): gpu (global index, as in the intervals), node_index,
+    node, gpu_type."""
+    return _rows(con, "gpus", run_id)
+
+
 def job_events(con, run_id):
     """Job events of a run in the order they happened: job_index, time_s, kind (suspend, resume, drop, profile),
     detail (a drop's reason, the seconds a profile asked for, else empty)."""
@@ -130,7 +142,7 @@ if __name__ == "__main__":
     import sqlite3
 
     if len(sys.argv) != 4 or sys.argv[2] not in _TABLES:
-        sys.exit("usage: orrery_db.py DB.sqlite jobs|intervals|decisions|utilization|job_events RUN_ID  (prints CSV)")
+        sys.exit("usage: orrery_db.py DB.sqlite jobs|intervals|decisions|utilization|job_events|gpus RUN_ID  (prints CSV)")
     import csv
 
     rows = _rows(sqlite3.connect(sys.argv[1]), sys.argv[2], int(sys.argv[3]))

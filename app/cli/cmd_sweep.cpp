@@ -23,6 +23,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include <malloc.h>
 #include <unistd.h>
 
 namespace orrery::cli {
@@ -126,8 +127,22 @@ struct RunArgs
     double lockTimeoutS = kDefaultLockTimeoutS;
 };
 
+/**
+ * glibc gives the top of its heap back to the kernel whenever 128 KiB or more of it is free, and a sweep's turns at the
+ * store free that much and take it back at the next turn: page faults on fresh heap pages were a third to two fifths
+ * of the store's turn, its serial part (docs/performance.md, "Sweeps"). The process keeps up to 64 MiB of free heap
+ * instead; setting these turns glibc's adaptive mmap threshold off, so it is set to that adaptation's own ceiling.
+ */
+void keepFreedHeap()
+{
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_TOP_PAD, 16 << 20);
+}
+
 void runRun(const RunArgs& args)
 {
+    keepFreedHeap();
     const auto t0 = std::chrono::steady_clock::now();
     const auto plan = loadPlan(args.spec);
     const double resolveS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -1,6 +1,6 @@
 // The loadable SQLite extension `orrery_sqlite` (docs/database.md, "Plain SQL over the chunks"): eponymous virtual
-// tables jobs, intervals, utilization, decisions, job_events and rate_segments that read a run store's column chunks as
-// one row per record.
+// tables jobs, intervals, utilization, decisions, job_events, gpus and rate_segments that read a run store's column
+// chunks as one row per record.
 
 #include "chunk_decoder.h"
 #include "chunk_vtab.h"
@@ -21,8 +21,8 @@ int registerTables(sqlite3* db, char** error, const sqlite3_api_routines* api)
         return SQLITE_ERROR;
     }
     using namespace orrery::sqlext;
-    const std::array specs{&jobsTable(),      &intervalsTable(), &utilizationTable(),
-                           &decisionsTable(), &jobEventsTable(), &rateSegmentsTable()};
+    const std::array specs{&jobsTable(),      &intervalsTable(), &utilizationTable(), &decisionsTable(),
+                           &jobEventsTable(), &gpusTable(),      &rateSegmentsTable()};
     for (const TableSpec* spec : specs) {
         if (const int rc = registerChunkTable(db, *spec); rc != SQLITE_OK) {
             *error = sqlite3_mprintf("orrery_sqlite: cannot register the %s table: %s", spec->name, sqlite3_errstr(rc));

@@ -14,5 +14,7 @@ const TableSpec& decisionsTable();
 const TableSpec& jobEventsTable();
 /** Schema 7's rate segment chunks, one row per segment (there never was a plain table of them). */
 const TableSpec& rateSegmentsTable();
+/** Schema 11's GPU chunks as the plain gpus table of schemas 1-10. */
+const TableSpec& gpusTable();
 
 } // namespace orrery::sqlext

@@ -3,6 +3,7 @@
 #include "store/column_chunks.h"
 
 #include "io/error.h"
+#include "io/limits.h"
 #include "store/sqlite.h"
 
 #include <fmt/format.h>
@@ -175,6 +176,40 @@ std::vector<sim::RateSegment> readRateSegments(Connection& db, const std::string
     return out;
 }
 
+hardware::GpuLayout readGpuLayout(Connection& db, const std::string& path, std::int64_t runId)
+{
+    hardware::GpuLayout out;
+    ChunkReader r(db, path, "gpu_chunks", runId, "labels, node_index, node, gpu_type");
+    while (r.next()) {
+        const std::size_t n = r.rows();
+        const auto labels = chunk::splitLabels(r.blob(3));
+        if (!labels)
+            r.damaged("labels do not end with a NUL byte");
+        const auto nodeIndex = r.values<std::int32_t>(4, "node_index", n);
+        const auto node = r.values<std::int32_t>(5, "node", n);
+        const auto type = r.values<std::int32_t>(6, "gpu_type", n);
+        const auto label = [&](std::int32_t code, const char* column, std::size_t i) {
+            if (code < 0 || static_cast<std::size_t>(code) >= labels->size())
+                r.damaged(fmt::format("record {}: {} refers to label {} of {}", i, column, code, labels->size()));
+            return std::string((*labels)[static_cast<std::size_t>(code)]);
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+            // No cluster has more nodes than a scenario may ask for: a damaged index must not make the reader
+            // allocate gigabytes of names.
+            const std::int32_t at = nodeIndex[i];
+            if (at < 0 || at >= io::limits::kMaxClusterNodes)
+                r.damaged(fmt::format("record {}: node_index {}", i, at));
+            const auto slot = static_cast<std::size_t>(at);
+            if (out.nodeNames.size() <= slot)
+                out.nodeNames.resize(slot + 1);
+            out.nodeNames[slot] = label(node[i], "node", i);
+            out.gpuNode.push_back(at);
+            out.gpuTypes.push_back(label(type[i], "gpu_type", i));
+        }
+    }
+    return out;
+}
+
 std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, std::int64_t runId,
                                      std::size_t expectedJobs, std::vector<char>* stored)
 {
@@ -259,7 +294,8 @@ std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, st
 std::int64_t chunkedRecordCount(Connection& db, const std::string& table, std::int64_t runId)
 {
     if (table != "job_chunks" && table != "interval_chunks" && table != "utilization_chunks" &&
-        table != "decision_chunks" && table != "event_chunks" && table != "rate_segment_chunks")
+        table != "decision_chunks" && table != "event_chunks" && table != "rate_segment_chunks" &&
+        table != "gpu_chunks")
         throw std::invalid_argument("chunkedRecordCount: unknown table " + table);
     Statement s(db, fmt::format("SELECT coalesce(sum(records), 0) FROM {} WHERE run_id = ?1", table));
     s.bind(1, runId);

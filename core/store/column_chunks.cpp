@@ -287,6 +287,33 @@ std::vector<EncodedChunk> encodeRateSegments(const std::vector<sim::RateSegment>
     return out;
 }
 
+std::vector<EncodedChunk> encodeGpus(const std::string& storePath, const hardware::GpuLayout& layout)
+{
+    std::vector<EncodedChunk> out;
+    for (const ChunkRange& c : chunksFrom(0, layout.gpuNode.size())) {
+        EncodedChunk chunk = chunkOf(ChunkTable::Gpus, c, 3);
+        LabelTable labels(storePath, "gpus");
+        LabelColumn node, type;
+        std::vector<std::int32_t> nodeIndex, nodes, types;
+        for (std::size_t g = c.first; g < c.end; ++g) {
+            const int n = layout.gpuNode[g];
+            if (n < 0 || static_cast<std::size_t>(n) >= layout.nodeNames.size())
+                throw Error(
+                    storePath, "gpus",
+                    fmt::format("GPU {} is on node {}, but the cluster has {} nodes", g, n, layout.nodeNames.size()));
+            nodeIndex.push_back(n);
+            nodes.push_back(node.code(labels, layout.nodeNames[static_cast<std::size_t>(n)]));
+            types.push_back(type.code(labels, g < layout.gpuTypes.size() ? layout.gpuTypes[g] : std::string_view()));
+        }
+        chunk.labels = labels.take();
+        addColumn(chunk, std::move(nodeIndex));
+        addColumn(chunk, std::move(nodes));
+        addColumn(chunk, std::move(types));
+        out.push_back(std::move(chunk));
+    }
+    return out;
+}
+
 std::size_t recordsOf(const std::vector<EncodedChunk>& chunks)
 {
     std::size_t n = 0;
@@ -336,22 +363,49 @@ struct ColumnChunkWriter::Impl
             return "INSERT OR REPLACE INTO rate_segment_chunks (run_id, chunk_index, first_record, "
                    "records, job_index, start_s, end_s, rate_per_s, samples_per_s) VALUES (?1, ?2, "
                    "?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+        case ChunkTable::Gpus:
+            return "INSERT OR REPLACE INTO gpu_chunks (run_id, chunk_index, first_record, records, labels, node_index, "
+                   "node, gpu_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
         }
         return nullptr;
     }
 
-    void write(const EncodedChunk& c)
+    /**
+     * insertSql(c) as a plain INSERT, for a run stored whole: its chunks are new, and INSERT OR REPLACE made SQLite
+     * keep a statement journal for every chunk (a REPLACE may delete a row, which the foreign keys must be able to
+     * undo), written to a temporary file.
+     */
+    static std::string_view insertNewSql(const EncodedChunk& c)
+    {
+        static const auto plain = [] {
+            constexpr std::string_view kReplace = "INSERT OR REPLACE ";
+            std::array<std::string, 2 * (static_cast<std::size_t>(ChunkTable::Gpus) + 1)> out;
+            for (std::size_t t = 0; t <= static_cast<std::size_t>(ChunkTable::Gpus); ++t) {
+                for (const bool apps : {false, true}) {
+                    EncodedChunk probe;
+                    probe.table = static_cast<ChunkTable>(t);
+                    probe.withApps = apps;
+                    const std::string_view sql = insertSql(probe);
+                    out[2 * t + (apps ? 1 : 0)] = "INSERT " + std::string(sql.substr(kReplace.size()));
+                }
+            }
+            return out;
+        }();
+        return plain[2 * static_cast<std::size_t>(c.table) + (c.withApps ? 1 : 0)];
+    }
+
+    void write(const EncodedChunk& c, bool fresh)
     {
         // The run id is bound each time because several writers (a recorder's runs) share one connection's
         // statements. Every value is bound without a copy: the chunk outlives the step.
-        const CachedStatement lease = db.cached(insertSql(c));
+        const CachedStatement lease = db.cached(fresh ? insertNewSql(c) : std::string_view(insertSql(c)));
         Statement& st = *lease;
         st.bind(1, runId)
             .bind(2, static_cast<std::int64_t>(c.first / kChunkRows))
             .bind(3, static_cast<std::int64_t>(c.first))
             .bind(4, static_cast<std::int64_t>(c.records));
         int next = 5;
-        if (c.table == ChunkTable::Jobs || c.table == ChunkTable::Events)
+        if (c.table == ChunkTable::Jobs || c.table == ChunkTable::Events || c.table == ChunkTable::Gpus)
             st.bindStaticBlob(next++, c.labels.data(), c.labels.size());
         else if (c.table == ChunkTable::Utilization)
             st.bind(next++, c.gpuTypes);
@@ -376,7 +430,14 @@ ColumnChunkWriter::~ColumnChunkWriter() = default;
 std::size_t ColumnChunkWriter::write(const std::vector<EncodedChunk>& chunks)
 {
     for (const EncodedChunk& c : chunks)
-        m->write(c);
+        m->write(c, false);
+    return recordsOf(chunks);
+}
+
+std::size_t ColumnChunkWriter::writeNew(const std::vector<EncodedChunk>& chunks)
+{
+    for (const EncodedChunk& c : chunks)
+        m->write(c, true);
     return recordsOf(chunks);
 }
 

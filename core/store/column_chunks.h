@@ -1,5 +1,6 @@
 #pragma once
 
+#include "hardware/gpu_layout.h"
 #include "sim/run_result.h"
 #include "store/chunk_layout.h"
 
@@ -33,7 +34,7 @@ struct StoredEvent
 };
 
 /** The tables of column chunks. */
-enum class ChunkTable { Intervals, Utilization, Decisions, Jobs, Events, RateSegments };
+enum class ChunkTable { Intervals, Utilization, Decisions, Jobs, Events, RateSegments, Gpus };
 
 /** One column of a chunk, already in the stored (little-endian) byte order. */
 using ChunkColumn = std::variant<std::vector<std::int32_t>, std::vector<double>>;
@@ -48,7 +49,7 @@ struct EncodedChunk
     ChunkTable table = ChunkTable::Intervals;
     std::size_t first = 0;            ///< the chunk's first record: chunk_index is first / kChunkRows
     std::size_t records = 0;          ///< records it holds
-    std::string labels;               ///< Jobs and Events: the chunk's string dictionary (chunk_layout.h)
+    std::string labels;               ///< Jobs, Events and Gpus: the chunk's string dictionary (chunk_layout.h)
     std::int64_t gpuTypes = 0;        ///< Utilization: values of busy_by_type per sample
     bool withApps = false;            ///< Jobs: the last column is the jobs' apps (schema 9)
     std::vector<ChunkColumn> columns; ///< in the table's column order
@@ -70,6 +71,11 @@ std::vector<EncodedChunk> encodeEvents(const std::string& storePath, const std::
 std::vector<EncodedChunk> encodeEvents(const std::string& storePath, const std::vector<StoredEvent>& rows,
                                        std::size_t from);
 std::vector<EncodedChunk> encodeRateSegments(const std::vector<sim::RateSegment>& rows, std::size_t from);
+/**
+ * The cluster's GPUs (schema 11, gpu_chunks): record g is global GPU g, with its node's index, its node's name and its
+ * type. A run's layout is one chunk up to kChunkRows GPUs: one row per run instead of one per GPU (docs/database.md).
+ */
+std::vector<EncodedChunk> encodeGpus(const std::string& storePath, const hardware::GpuLayout& layout);
 
 /** Records the chunks hold, summed. */
 std::size_t recordsOf(const std::vector<EncodedChunk>& chunks);
@@ -109,6 +115,9 @@ public:
     std::size_t writeRateSegments(const std::vector<sim::RateSegment>& rows, std::size_t from);
     /** Writes chunks an encoder made (replacing any of the same index); returns the records they hold. */
     std::size_t write(const std::vector<EncodedChunk>& chunks);
+    /** The same for chunks the run does not have yet (a run stored whole): plain inserts, which need no statement
+     *  journal; a chunk already there is a constraint error. */
+    std::size_t writeNew(const std::vector<EncodedChunk>& chunks);
     /** Removes the run's interval chunks (the series is about to be written again in another order). */
     void deleteIntervals();
 
@@ -124,6 +133,8 @@ std::vector<sim::DecisionTiming> readDecisions(Connection& db, const std::string
 /** A run's job events in the order they happened; an unknown kind is a damaged chunk. */
 std::vector<sim::JobEvent> readJobEvents(Connection& db, const std::string& path, std::int64_t runId);
 std::vector<sim::RateSegment> readRateSegments(Connection& db, const std::string& path, std::int64_t runId);
+/** A run's GPU layout; nodes without a GPU keep an empty name (the chunks name the nodes of their GPUs only). */
+hardware::GpuLayout readGpuLayout(Connection& db, const std::string& path, std::int64_t runId);
 /**
  * A run's job records, each at its job_index; jobs an interrupted run never wrote stay default (empty
  * id). `expectedJobs` sizes the result when known (the run's job_count). `stored`, when given, gets 1
@@ -133,7 +144,7 @@ std::vector<sim::JobRecord> readJobs(Connection& db, const std::string& path, st
                                      std::size_t expectedJobs = 0, std::vector<char>* stored = nullptr);
 
 /** Number of records a run's chunks of `table` hold (job_chunks, interval_chunks, utilization_chunks,
- * decision_chunks, event_chunks or rate_segment_chunks). */
+ * decision_chunks, event_chunks, rate_segment_chunks or gpu_chunks). */
 std::int64_t chunkedRecordCount(Connection& db, const std::string& table, std::int64_t runId);
 
 } // namespace orrery::store

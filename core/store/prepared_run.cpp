@@ -36,6 +36,7 @@ PreparedRun prepareRun(const std::string& storePath, RunInfo info, const sim::Ru
     run.jobExtras = encodeJobExtras(result.jobs, order, 0);
     append(encodeEvents(storePath, result.jobEvents, 0));
     append(encodeRateSegments(result.rateSegments, 0));
+    append(encodeGpus(storePath, run.info.layout));
     run.series = result.series;
     return run;
 }

@@ -30,16 +30,17 @@ struct PreparedRun
     std::vector<int> gpusByType;
     std::vector<double> priceUsdPerHourByType;
     ProcessIdentity writer;
-    std::vector<EncodedChunk> chunks; ///< intervals, samples, decisions, jobs, events, rate segments
+    std::vector<EncodedChunk> chunks; ///< intervals, samples, decisions, jobs, events, rate segments, the GPU layout
     std::vector<JobExtrasRow> jobExtras;
     std::vector<sim::MetricSeries> series;
-    std::size_t records = 0; ///< job, interval, sample, decision, event and rate-segment records held
+    std::size_t records = 0; ///< job, interval, sample, decision, event, rate-segment and GPU records held
 };
 
 /**
  * Prepares `result` to be stored under `info` in the store at `storePath` (named by the errors): completed, or
  * cancelled when result.cancelled. Touches no connection, so any thread may prepare while another stores. Throws
- * orrery::Error for a run the store cannot keep (a label holding a NUL byte, a job index past kMaxJobIndex).
+ * orrery::Error for a run the store cannot keep (a label holding a NUL byte, a job index past kMaxJobIndex, a GPU
+ * on a node the layout does not name).
  */
 PreparedRun prepareRun(const std::string& storePath, RunInfo info, const sim::RunResult& result);
 

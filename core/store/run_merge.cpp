@@ -17,10 +17,9 @@ namespace orrery::store {
 namespace {
 
 // Tables keyed by run_id whose rows travel with a run, besides `runs` itself and `run_sources`.
-constexpr const char* kRunTables[] = {
-    "run_gpu_types",   "gpus",         "job_chunks",          "interval_chunks", "utilization_chunks",
-    "decision_chunks", "event_chunks", "rate_segment_chunks", "job_extras",      "run_series",
-    "sweep_points"};
+constexpr const char* kRunTables[] = {"run_gpu_types",      "gpu_chunks",      "job_chunks",   "interval_chunks",
+                                      "utilization_chunks", "decision_chunks", "event_chunks", "rate_segment_chunks",
+                                      "job_extras",         "run_series",      "sweep_points"};
 
 // Serving runs (schema 10) travel with these rows, in this order (a replica's group first).
 constexpr const char* kServingTables[] = {"serving_groups", "serving_replicas", "serving_models",

@@ -340,7 +340,7 @@ RunWriter RunStore::beginRun(const RunInfo& info, int batchRows)
         tag->run();
     }
     writeGpuTypes(*m_db, runId, info.gpuTypes, info.gpusByType, info.priceUsdPerHourByType);
-    writeGpus(runId, info.layout);
+    ColumnChunkWriter(*m_db, runId).writeNew(encodeGpus(m_path, info.layout)); // a new run: nothing to replace
     tx.commit();
     return RunWriter(*m_db, runId, batchRows);
 }
@@ -417,17 +417,10 @@ StoredRun RunStore::loadRun(std::int64_t id, RunParts parts)
     }
 
     if (whole) {
-        Statement s(*m_db, "SELECT gpu, node_index, node, gpu_type FROM gpus WHERE run_id = ?1 ORDER BY gpu");
-        s.bind(1, id);
-        while (s.step()) {
-            const auto node = static_cast<std::size_t>(s.columnInt(1));
-            if (out.layout.nodeNames.size() <= node)
-                out.layout.nodeNames.resize(node + 1);
-            out.layout.nodeNames[node] = s.columnText(2);
-            out.layout.gpuNode.push_back(static_cast<int>(node));
-            out.layout.gpuTypes.push_back(s.columnText(3));
-            const auto type = std::find(r.gpuTypes.begin(), r.gpuTypes.end(), out.layout.gpuTypes.back());
-            r.gpuType.push_back(type == r.gpuTypes.end() ? -1 : static_cast<int>(type - r.gpuTypes.begin()));
+        out.layout = readGpuLayout(*m_db, m_path, id);
+        for (const std::string& type : out.layout.gpuTypes) {
+            const auto at = std::find(r.gpuTypes.begin(), r.gpuTypes.end(), type);
+            r.gpuType.push_back(at == r.gpuTypes.end() ? -1 : static_cast<int>(at - r.gpuTypes.begin()));
         }
     }
     // Interrupted runs lack the records of jobs that had not finished: those stay default, marked not stored.

@@ -125,8 +125,6 @@ private:
     std::int64_t writeRun(const PreparedRun& run);
     /** The scenario's id, inserted when the store lacks it, inside the caller's transaction. */
     std::int64_t findOrInsertScenario(const std::string& name, const std::string& json, const std::string& hash);
-    /** The run's rows of `gpus`: node and type of every GPU. */
-    void writeGpus(std::int64_t runId, const hardware::GpuLayout& layout);
     void recoverInterrupted();
     void refuseIfDamaged();
     void markDeadWriters(RunRecord& r) const;

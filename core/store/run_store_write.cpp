@@ -17,20 +17,6 @@
 
 namespace orrery::store {
 
-void RunStore::writeGpus(std::int64_t runId, const hardware::GpuLayout& layout)
-{
-    auto gpu = m_db->cached("INSERT INTO gpus (run_id, gpu, node_index, node, gpu_type) VALUES (?1, ?2, ?3, ?4, ?5)");
-    gpu->bind(1, runId);
-    for (int g = 0; g < layout.gpuCount(); ++g) {
-        const int node = layout.gpuNode[static_cast<std::size_t>(g)];
-        gpu->bind(2, g)
-            .bind(3, node)
-            .bindStatic(4, layout.nodeNames.at(static_cast<std::size_t>(node)))
-            .bindStatic(5, layout.gpuTypes[static_cast<std::size_t>(g)]);
-        gpu->run();
-    }
-}
-
 std::int64_t RunStore::writeRun(const PreparedRun& prepared)
 {
     // The rows a run writer leaves for a run begun and finished at once (beginRun, RunWriter::finish): the run's row
@@ -70,8 +56,7 @@ std::int64_t RunStore::writeRun(const PreparedRun& prepared)
     }
     // The result is the authority on the cluster it ran on.
     writeGpuTypes(*m_db, runId, prepared.gpuTypes, prepared.gpusByType, prepared.priceUsdPerHourByType);
-    writeGpus(runId, info.layout);
-    ColumnChunkWriter(*m_db, runId).write(prepared.chunks);
+    ColumnChunkWriter(*m_db, runId).writeNew(prepared.chunks); // the GPU layout's chunk among them
     writeJobExtras(*m_db, runId, prepared.jobExtras);
     if (!prepared.series.empty())
         writeSeries(*m_db, runId, prepared.series);

@@ -1,6 +1,7 @@
 #include "store/schema.h"
 
 #include "io/error.h"
+#include "io/limits.h"
 #include "sim/run_result.h"
 #include "store/column_chunks.h"
 #include "store/sqlite.h"
@@ -20,7 +21,7 @@ namespace {
 // Forward migrations, in order: migration i takes user_version i to i + 1.
 // Never edit one that has shipped; append a new one instead. docs/database.md
 // describes the resulting schema.
-constexpr std::array<std::string_view, 10> kMigrations = {
+constexpr std::array<std::string_view, 11> kMigrations = {
     R"SQL(
 CREATE TABLE scenarios (
     id            INTEGER PRIMARY KEY,
@@ -386,6 +387,22 @@ CREATE TABLE serving_latency_cdf (
     PRIMARY KEY (run_id, point_index)
 ) WITHOUT ROWID;
 )SQL",
+    // 11: the GPU layout becomes a column chunk like the records (one row per run instead of one per GPU: the gpus
+    // rows were a fifth of what storing a sweep's point cost, docs/performance.md "Sweeps"); convertGpusToChunks()
+    // moves old rows over. The extension's gpus table reads them.
+    R"SQL(
+CREATE TABLE gpu_chunks (
+    run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    chunk_index   INTEGER NOT NULL,
+    first_record  INTEGER NOT NULL,
+    records       INTEGER NOT NULL,
+    labels        BLOB NOT NULL,
+    node_index    BLOB NOT NULL,
+    node          BLOB NOT NULL,
+    gpu_type      BLOB NOT NULL,
+    PRIMARY KEY (run_id, chunk_index)
+);
+)SQL",
 };
 
 std::vector<std::int64_t> runIds(Connection& db)
@@ -395,6 +412,38 @@ std::vector<std::int64_t> runIds(Connection& db)
     while (s.step())
         runs.push_back(s.columnInt(0));
     return runs;
+}
+
+/**
+ * Migration 11's data step: every run's gpus rows become GPU chunks. The rows were written for GPUs 0, 1, ... in
+ * order; a run whose rows are not that (a damaged or hand-edited store) is refused, naming the run, rather than given
+ * a layout whose GPU indices no longer match its intervals'.
+ */
+void convertGpusToChunks(Connection& db)
+{
+    for (const std::int64_t run : runIds(db)) {
+        hardware::GpuLayout layout;
+        Statement s(db, "SELECT gpu, node_index, node, gpu_type FROM gpus WHERE run_id = ?1 ORDER BY gpu");
+        s.bind(1, run);
+        while (s.step()) {
+            const std::int64_t gpu = s.columnInt(0);
+            const std::int64_t node = s.columnInt(1);
+            if (gpu != layout.gpuCount())
+                throw Error(db.path(), "gpus",
+                            fmt::format("run {}: GPU {} follows {} GPUs; the rows must number GPUs 0, 1, ...", run, gpu,
+                                        layout.gpuCount()));
+            if (node < 0 || node >= io::limits::kMaxClusterNodes)
+                throw Error(db.path(), "gpus", fmt::format("run {}: GPU {} has node_index {}", run, gpu, node));
+            const auto at = static_cast<std::size_t>(node);
+            if (layout.nodeNames.size() <= at)
+                layout.nodeNames.resize(at + 1);
+            layout.nodeNames[at] = s.columnText(2);
+            layout.gpuNode.push_back(static_cast<int>(node));
+            layout.gpuTypes.push_back(s.columnText(3));
+        }
+        ColumnChunkWriter(db, run).write(encodeGpus(db.path(), layout));
+    }
+    db.exec("DROP TABLE gpus;");
 }
 
 /**
@@ -547,6 +596,8 @@ void migrate(Connection& db, int target)
             fillDroppedCounts(db);
         if (version + 1 == 6)
             convertEventsToChunks(db);
+        if (version + 1 == 11)
+            convertGpusToChunks(db);
         // Pragmas take no parameters; both values are integers formatted here, never user text.
         db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
         db.exec(fmt::format("PRAGMA user_version = {}", version + 1));

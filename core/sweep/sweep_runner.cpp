@@ -5,6 +5,7 @@
 #include "sched/registry.h"
 #include "sim/simulator.h"
 #include "store/sweep_records.h"
+#include "store/wal_checkpointer.h"
 #include "sweep/finished_points.h"
 #include "util/run_workers.h"
 
@@ -181,6 +182,9 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         }
     };
 
+    // The log is copied into the file between turns at the store, not during them (wal_checkpointer.h).
+    store::WalCheckpointer checkpointer(store.connection(), storeMutex);
+
     // Points an estimate already simulated are stored as they are.
     std::unordered_map<std::size_t, SampledPoint*> sampled;
     for (auto& s : samples)
@@ -198,6 +202,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         if (sampledBatch.size() == kMaxBatch) {
             storeBatch(sampledBatch);
             sampledBatch.clear();
+            checkpointer.checkpoint();
         }
     }
     if (!sampledBatch.empty())
@@ -239,12 +244,18 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     const std::size_t writeAt = std::max<std::size_t>(1, finished.maxPoints() / 2);
     const auto handOver = [&](FinishedPoint& point) {
         while (!finished.tryPush(point)) {
-            std::lock_guard lock(writing); // full: write it, or wait for the thread writing it
-            writeFinished();
+            {
+                std::lock_guard lock(writing); // full: write it, or wait for the thread writing it
+                writeFinished();
+            }
+            checkpointer.checkpoint();
         }
         std::unique_lock lock(writing, std::try_to_lock);
-        if (lock && (finished.size() >= writeAt || Clock::now() - lastWrite >= kMaxStoreDelay))
+        if (lock && (finished.size() >= writeAt || Clock::now() - lastWrite >= kMaxStoreDelay)) {
             writeFinished();
+            lock.unlock(); // the next turn may start while this thread checkpoints
+            checkpointer.checkpoint();
+        }
     };
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> notRun{0};

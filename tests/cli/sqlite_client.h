@@ -230,6 +230,18 @@ inline Row segmentRow(std::int64_t run, std::size_t index, const sim::RateSegmen
             g.samplesPerS};
 }
 
+/** The rows of the plain gpus table (schemas 1-10) for a layout, in GPU order. */
+inline std::vector<Row> gpuRows(std::int64_t run, const hardware::GpuLayout& layout)
+{
+    std::vector<Row> out;
+    for (std::size_t g = 0; g < layout.gpuNode.size(); ++g) {
+        const int node = layout.gpuNode[g];
+        out.push_back({integer(run), integer(static_cast<std::int64_t>(g)), integer(node),
+                       text(layout.nodeNames.at(static_cast<std::size_t>(node))), text(layout.gpuTypes.at(g))});
+    }
+    return out;
+}
+
 /** Readable form of a row for failure messages. */
 inline std::string show(const Row& row)
 {

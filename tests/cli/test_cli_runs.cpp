@@ -143,6 +143,7 @@ busy = sum(r['end_s'] - r['start_s'] for r in iv)
 print(len(iv), repr(busy), max(r['gpu'] for r in iv), len(ut), ut[-1]['busy_by_type'], len(de), sum(d['queued'] for d in de))
 print(len(jb), repr(sum(j['jct_s'] for j in jb if j['jct_s'] is not None)), sum(1 for j in jb if j['end_s'] is None),
       repr(sum(j['cost_usd'] for j in jb)), jb[3]['job_id'], jb[7]['model'], jb[9]['user'], jb[119]['gpu_type'])
+print(" ".join("%d:%d:%s:%s" % (g['gpu'], g['node_index'], g['node'], g['gpu_type']) for g in orrery_db.gpus(con, run)))
 )PY";
 
 } // namespace
@@ -254,7 +255,15 @@ private slots:
     void chunksReadBackWithTheDocumentedPythonModule()
     {
         store::RunStore s(m_db);
-        const auto run = s.loadRun(m_fifo).result;
+        const auto stored = s.loadRun(m_fifo);
+        const auto& run = stored.result;
+        std::vector<std::string> gpus;
+        for (int g = 0; g < stored.layout.gpuCount(); ++g) {
+            const int node = stored.layout.gpuNode[static_cast<std::size_t>(g)];
+            gpus.push_back(fmt::format("{}:{}:{}:{}", g, node, stored.layout.nodeNames[static_cast<std::size_t>(node)],
+                                       stored.layout.gpuTypes[static_cast<std::size_t>(g)]));
+        }
+        QVERIFY(!gpus.empty());
         double busy = 0;
         int maxGpu = 0;
         for (const auto& iv : run.intervals) {
@@ -274,10 +283,11 @@ private slots:
                 ++unfinished;
             cost += j.costUsd;
         }
-        const auto expected = fmt::format("{} {} {} {} [{}] {} {}\n{} {} {} {} {} {} {} {}", run.intervals.size(), busy,
-                                          maxGpu, run.utilization.size(), fmt::join(last, ", "), run.decisions.size(),
-                                          queued, run.jobs.size(), jct, unfinished, cost, run.jobs[3].id,
-                                          run.jobs[7].model, run.jobs[9].user, run.jobs[119].gpuType);
+        const auto expected =
+            fmt::format("{} {} {} {} [{}] {} {}\n{} {} {} {} {} {} {} {}\n{}", run.intervals.size(), busy, maxGpu,
+                        run.utilization.size(), fmt::join(last, ", "), run.decisions.size(), queued, run.jobs.size(),
+                        jct, unfinished, cost, run.jobs[3].id, run.jobs[7].model, run.jobs[9].user,
+                        run.jobs[119].gpuType, fmt::join(gpus, " "));
         QCOMPARE(python(kChunkReader, {test::sourcePath("scripts"), m_db, std::to_string(m_fifo)}), expected);
     }
 

@@ -219,7 +219,16 @@ print(len(ev), sum(1 for e in ev if e['kind'] == 'drop'), ev[4100]['job_index'],
             COMPARE_ROWS(db.rows("SELECT * FROM job_events WHERE run_id = ?1", {integer(run)}), expectedEvents(run));
             COMPARE_ROWS(db.rows("SELECT * FROM rate_segments WHERE run_id = ?1", {integer(run)}),
                          expectedSegments(run));
+            const auto gpus = gpuRows(run, m_stored.at(run).layout);
+            QVERIFY(!gpus.empty());
+            COMPARE_ROWS(db.rows("SELECT * FROM gpus WHERE run_id = ?1", {integer(run)}), gpus);
+            COMPARE_ROWS(db.rows("SELECT * FROM gpus WHERE run_id = ?1 AND gpu = 3", {integer(run)}),
+                         std::vector<Row>{gpus.at(3)});
         }
+        std::size_t allGpus = 0;
+        for (const auto run : m_runs)
+            allGpus += gpuRows(run, m_stored.at(run).layout).size();
+        QCOMPARE(db.integer("SELECT count(*) FROM gpus"), static_cast<std::int64_t>(allGpus));
         // The real simulation records a rate segment per allocation; the segments of one job, looked up by job.
         const auto segments = expectedSegments(m_runs[1]);
         QVERIFY(segments.size() > 10);
@@ -532,6 +541,16 @@ print(len(ev), sum(1 for e in ev if e['kind'] == 'drop'), ev[4100]['job_index'],
              blobOfInt32(
                  std::vector<std::int32_t>(m_stored.at(m_runs[0]).result.jobEvents.size() - store::kChunkRows, 99)),
              "job_events: run " + run + " chunk 1 of event_chunks is damaged: column kind of record 0 is label 99"},
+            {"UPDATE gpu_chunks SET node = zeroblob(12) WHERE run_id = " + run,
+             "SELECT node FROM gpus",
+             {},
+             "gpus: run " + run + " chunk 0 of gpu_chunks is damaged: column node holds 12 bytes, expected " +
+                 std::to_string(4 * m_stored.at(m_runs[0]).layout.gpuCount())},
+            {"UPDATE gpu_chunks SET gpu_type = ?1 WHERE run_id = " + run,
+             "SELECT * FROM gpus WHERE run_id = " + run + " AND gpu = 1",
+             blobOfInt32(
+                 std::vector<std::int32_t>(static_cast<std::size_t>(m_stored.at(m_runs[0]).layout.gpuCount()), 77)),
+             "gpus: run " + run + " chunk 0 of gpu_chunks is damaged: column gpu_type of record 0 is label 77"},
             {"UPDATE event_chunks SET time_s = zeroblob(8)" + where,
              "SELECT * FROM job_events WHERE job_index = 2",
              {},
@@ -553,10 +572,11 @@ print(len(ev), sum(1 for e in ev if e['kind'] == 'drop'), ev[4100]['job_index'],
         Db db(p, SQLITE_OPEN_READONLY);
         QCOMPARE(db.load(), std::string());
         for (const auto& [table, version] : std::vector<std::pair<std::string, int>>{
-                 {"jobs", 4}, {"utilization", 3}, {"decisions", 3}, {"job_events", 6}}) {
+                 {"jobs", 4}, {"utilization", 3}, {"decisions", 3}, {"job_events", 6}, {"gpus", 11}}) {
             const auto chunks = table == "jobs"          ? "job_chunks"
                                 : table == "utilization" ? "utilization_chunks"
                                 : table == "job_events"  ? "event_chunks"
+                                : table == "gpus"        ? "gpu_chunks"
                                                          : "decision_chunks";
             for (const std::string where : {"", " WHERE run_id = 1", " WHERE run_id = 1 AND rowid = 2"}) {
                 const auto r = db.query("SELECT * FROM " + table + where);

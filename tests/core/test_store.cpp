@@ -27,8 +27,8 @@ private slots:
         store::Statement mode(s.connection(), "PRAGMA journal_mode");
         QVERIFY(mode.step());
         QCOMPARE(mode.columnText(0), std::string("wal"));
-        for (const char* table :
-             {"scenarios", "runs", "gpus", "job_chunks", "interval_chunks", "utilization_chunks", "decision_chunks"}) {
+        for (const char* table : {"scenarios", "runs", "gpu_chunks", "job_chunks", "interval_chunks",
+                                  "utilization_chunks", "decision_chunks"}) {
             store::Statement t(s.connection(), "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1");
             t.bind(1, table);
             QVERIFY(t.step());

@@ -85,12 +85,12 @@ private slots:
             store::RunStore::Options ro;
             ro.access = store::RunStore::Access::ReadOnly;
             const std::string err = test::errorOf([&] { store::RunStore s(p, ro); });
-            QVERIFY2(err.find("schema version 8, now 10") != std::string::npos, err.c_str());
+            QVERIFY2(err.find("schema version 8, now 11") != std::string::npos, err.c_str());
         }
         store::RunStore s(p);
         auto& db = s.connection();
-        QCOMPARE(store::schemaVersion(), 10);
-        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(10));
+        QCOMPARE(store::schemaVersion(), 11);
+        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(11));
         QCOMPARE(db.queryInt("SELECT count(*) FROM pragma_table_info('job_chunks') WHERE name = 'app'"),
                  std::int64_t(1));
         const auto jobs = store::readJobs(db, p, 1, 3, nullptr);

@@ -179,8 +179,9 @@ private slots:
         auto run = smallRun();
         run.jobEvents = {{1.0, 0, sim::JobEventKind::Suspend, ""}};
         const auto prepared = store::prepareRun("x.sqlite", info(), run);
-        QCOMPARE(prepared.records, std::size_t(3 + 5 + 4 + 3 + 1)); // jobs, intervals, samples, decisions, events
-        QCOMPARE(prepared.info.policy, run.policy);                 // the result's, not the info's
+        // jobs, intervals, samples, decisions, events, the cluster's GPUs
+        QCOMPARE(prepared.records, std::size_t(3 + 5 + 4 + 3 + 1 + 6));
+        QCOMPARE(prepared.info.policy, run.policy); // the result's, not the info's
         run.jobs[1].id = std::string("a\0b", 3);
         const std::string error = test::errorOf([&] { store::prepareRun("x.sqlite", info(), run); });
         QVERIFY2(error.starts_with("x.sqlite: jobs: label \"a\" holds a NUL character"), error.c_str());
@@ -201,7 +202,8 @@ private slots:
         // Nothing of the bad run: no row in any table, not even a failed run.
         QCOMPARE(count(s, "SELECT count(*) FROM runs"), std::int64_t(2));
         QCOMPARE(count(s, "SELECT count(*) FROM runs WHERE policy = 'sjf'"), std::int64_t(0));
-        QCOMPARE(count(s, "SELECT count(*) FROM gpus WHERE run_id NOT IN (SELECT id FROM runs)"), std::int64_t(0));
+        QCOMPARE(count(s, "SELECT count(*) FROM gpu_chunks WHERE run_id NOT IN (SELECT id FROM runs)"),
+                 std::int64_t(0));
         QCOMPARE(count(s, "SELECT count(*) FROM job_chunks WHERE run_id NOT IN (SELECT id FROM runs)"),
                  std::int64_t(0));
         QVERIFY(!s.connection().inTransaction());

@@ -26,6 +26,64 @@ private slots:
         QCOMPARE(s.integrityCheck(), std::string("ok"));
     }
 
+    void gpuLayoutsOfAnyShapeReadBack()
+    {
+        // Schema 11 keeps the layout as GPU chunks (one row per run up to kChunkRows GPUs): any cluster, past a chunk,
+        // stored whole or by a run writer, reads back as it was, and the result's per-GPU type indices follow it.
+        store::RunStore s(path("layouts.sqlite"));
+        ORRERY_CHECK_PROPERTY("a GPU layout reads back as stored", [&] {
+            const std::vector<std::string> names = {"v100-0", "n\"1,", "knoten-\u00e9", "", "k80"};
+            const std::vector<std::string> types = {"a100-40gb-sxm", "rtx2080ti", "mixed"};
+            hardware::GpuLayout layout;
+            const int nodes = *rc::gen::inRange(0, 40);
+            const int perNode =
+                *rc::gen::inRange(1, nodes > 0 ? 2 * static_cast<int>(store::kChunkRows) / nodes + 2 : 2);
+            for (int n = 0; n < nodes; ++n) {
+                layout.nodeNames.push_back(names[static_cast<std::size_t>(n) % names.size()] + std::to_string(n));
+                const int count = *rc::gen::inRange(1, perNode + 1);
+                const std::string& type = types[static_cast<std::size_t>(*rc::gen::inRange(0, 3))];
+                for (int g = 0; g < count; ++g) {
+                    layout.gpuNode.push_back(n);
+                    layout.gpuTypes.push_back(type);
+                }
+            }
+            store::RunInfo i = info();
+            i.layout = layout;
+            sim::RunResult run = smallRun();
+            std::int64_t id = 0;
+            if (*rc::gen::arbitrary<bool>()) {
+                id = s.storeRun(i, run);
+            } else {
+                auto writer = s.beginRun(i);
+                writer.finish(run, store::RunStatus::Completed);
+                id = writer.runId();
+            }
+            const auto back = s.loadRun(id);
+            RC_ASSERT(back.layout == layout);
+            RC_ASSERT(back.result.gpuType.size() == layout.gpuTypes.size());
+            for (std::size_t g = 0; g < layout.gpuTypes.size(); ++g) {
+                const int t = back.result.gpuType[g];
+                RC_ASSERT(t == (layout.gpuTypes[g] == "mixed" ? -1 : (layout.gpuTypes[g] == "rtx2080ti" ? 1 : 0)));
+            }
+            const auto chunks =
+                static_cast<std::int64_t>((layout.gpuNode.size() + store::kChunkRows - 1) / store::kChunkRows);
+            RC_ASSERT(count(s, fmt::format("SELECT count(*) FROM gpu_chunks WHERE run_id = {}", id)) == chunks);
+        });
+        QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void aGpuOnANodeTheLayoutDoesNotNameIsRefused()
+    {
+        store::RunStore s(path("bad-layout.sqlite"));
+        store::RunInfo i = info();
+        i.layout.gpuNode.back() = 7; // two nodes named
+        const std::string error = test::errorOf([&] { s.storeRun(i, smallRun()); });
+        QVERIFY2(error.find("bad-layout.sqlite: gpus: GPU 5 is on node 7, but the cluster has 2 nodes") !=
+                     std::string::npos,
+                 error.c_str());
+        QCOMPARE(count(s, "SELECT count(*) FROM runs"), std::int64_t(0));
+    }
+
     void seriesSyncedInPiecesAcrossChunksReadBack()
     {
         const auto p = path("chunks.sqlite");

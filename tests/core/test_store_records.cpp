@@ -241,13 +241,13 @@ private slots:
                 store::RunStore ro(p, readOnly);
                 QFAIL("expected an error");
             } catch (const Error& e) {
-                QVERIFY2(std::string(e.what()).find("schema version 4, now 10") != std::string::npos, e.what());
+                QVERIFY2(std::string(e.what()).find("schema version 4, now 11") != std::string::npos, e.what());
             }
         }
         store::RunStore s(p);
         auto& db = s.connection();
         QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(store::schemaVersion()));
-        QCOMPARE(store::schemaVersion(), 10);
+        QCOMPARE(store::schemaVersion(), 11);
         // Schema 7: the rate segments' table; runs stored before have none.
         QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'rate_segment_chunks'"), std::int64_t(1));
         QVERIFY(s.loadRun(1).result.rateSegments.empty());

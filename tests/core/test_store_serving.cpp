@@ -212,12 +212,12 @@ private slots:
             store::RunStore::Options ro;
             ro.access = store::RunStore::Access::ReadOnly;
             const std::string err = errorOf([&] { store::RunStore s(p, ro); });
-            QVERIFY2(err.find("schema version 9, now 10") != std::string::npos, err.c_str());
+            QVERIFY2(err.find("schema version 9, now 11") != std::string::npos, err.c_str());
         }
         store::RunStore s(p);
         auto& db = s.connection();
-        QCOMPARE(store::schemaVersion(), 10);
-        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(10));
+        QCOMPARE(store::schemaVersion(), 11);
+        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(11));
         QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('serving_runs', "
                              "'serving_groups', 'serving_replicas', 'serving_models', 'serving_latency_cdf')"),
                  std::int64_t(5));

@@ -94,11 +94,11 @@ private slots:
             store::RunStore::Options ro;
             ro.access = store::RunStore::Access::ReadOnly;
             const std::string err = test::errorOf([&] { store::RunStore s(p, ro); });
-            QVERIFY2(err.find("schema version 7, now 10") != std::string::npos, err.c_str());
+            QVERIFY2(err.find("schema version 7, now 11") != std::string::npos, err.c_str());
         }
         store::RunStore s(p);
         auto& db = s.connection();
-        QCOMPARE(store::schemaVersion(), 10);
+        QCOMPARE(store::schemaVersion(), 11);
         QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(store::schemaVersion()));
         QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name IN ('sweeps', 'sweep_points', "
                              "'run_sources', 'runs_by_uid')"),
@@ -111,6 +111,91 @@ private slots:
         QCOMPARE(db.queryInt(fmt::format("SELECT length(uid) FROM runs WHERE id = {}", id)), std::int64_t(32));
         QCOMPARE(db.queryInt("SELECT count(DISTINCT uid) FROM runs"), std::int64_t(3));
         QCOMPARE(s.integrityCheck(), std::string("ok"));
+    }
+
+    void version10GpuRowsBecomeOneChunkPerRun()
+    {
+        // A store as schema 10 left it: one gpus row per GPU. Run 1 on the two-node cluster, run 2 on three nodes
+        // (odd names, a node index with no GPU of its own below it), run 3 interrupted before it had any GPU.
+        hardware::GpuLayout three;
+        three.nodeNames = {"gpu-\u00e9,\"0", "", "k80-2"};
+        three.gpuNode = {0, 0, 2, 2, 2};
+        three.gpuTypes = {"v100", "v100", "k80", "k80", "k80"};
+        const auto p = path("v10.sqlite");
+        const auto writeGpuRows = [](store::Connection& db, std::int64_t run, const hardware::GpuLayout& layout) {
+            store::Statement ins(db, "INSERT INTO gpus (run_id, gpu, node_index, node, gpu_type) VALUES (?1, ?2, ?3, "
+                                     "?4, ?5)");
+            for (int g = 0; g < layout.gpuCount(); ++g) {
+                const int node = layout.gpuNode[static_cast<std::size_t>(g)];
+                ins.bind(1, run).bind(2, g).bind(3, node);
+                ins.bind(4, layout.nodeNames[static_cast<std::size_t>(node)]);
+                ins.bind(5, layout.gpuTypes[static_cast<std::size_t>(g)]);
+                ins.run();
+            }
+        };
+        const auto writeVersion10 = [&](const std::string& file, bool gap) {
+            store::Connection db(file, store::Connection::Mode::ReadWriteCreate);
+            store::migrate(db, 10);
+            db.exec("INSERT INTO scenarios (name, content_hash, json, created_at) VALUES ('old', 'x', '{}', 't');"
+                    "INSERT INTO runs (scenario_id, policy, seed, orrery_version, started_at, status, total_gpus, "
+                    "job_count, finished_job_count, uid) VALUES "
+                    "(1, 'fifo', 1, '0.1.0', 't', 'completed', 6, 0, 0, '00000000000000000000000000000001'), "
+                    "(1, 'sjf', 1, '0.1.0', 't', 'completed', 5, 0, 0, '00000000000000000000000000000002'), "
+                    "(1, 'las', 1, '0.1.0', 't', 'failed', 0, NULL, NULL, '00000000000000000000000000000003');"
+                    "INSERT INTO run_gpu_types VALUES (1, 0, 'a100-40gb-sxm', 4, 3.67), (1, 1, 'rtx2080ti', 2, 0.4), "
+                    "(2, 0, 'k80', 3, 0.9), (2, 1, 'v100', 2, 2.48)");
+            writeGpuRows(db, 1, test::twoNodeLayout());
+            hardware::GpuLayout second = three;
+            if (gap)
+                second.gpuNode.pop_back();
+            writeGpuRows(db, 2, second);
+            if (gap)
+                db.exec("INSERT INTO gpus VALUES (2, 9, 2, 'k80-2', 'k80')");
+        };
+        writeVersion10(p, false);
+        store::RunStore::Options ro;
+        ro.access = store::RunStore::Access::ReadOnly;
+        {
+            const std::string err = test::errorOf([&] { store::RunStore s(p, ro); });
+            QVERIFY2(err.find("schema version 10, now 11") != std::string::npos, err.c_str());
+        }
+        // A shard of the older schema is refused by a merge until it has been opened for writing once.
+        const auto out = path("v10-merged.sqlite");
+        {
+            store::RunStore dest(out);
+            const std::string err = test::errorOf([&] { store::mergeRunStores(dest, {p}); });
+            QVERIFY2(err.find(p) == 0 && err.find("schema version 10") != std::string::npos, err.c_str());
+        }
+        {
+            store::RunStore s(p);
+            auto& db = s.connection();
+            QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(11));
+            QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'gpus'"), std::int64_t(0));
+            QCOMPARE(db.queryInt("SELECT count(*) FROM gpu_chunks"), std::int64_t(2)); // one per run with GPUs
+            QVERIFY(s.loadRun(1).layout == test::twoNodeLayout());
+            const auto second = s.loadRun(2);
+            QVERIFY(second.layout == three);
+            QCOMPARE(second.result.gpuType, (std::vector<int>{1, 1, 0, 0, 0}));
+            QCOMPARE(s.loadRun(3).layout.gpuCount(), 0);
+            // New runs go in beside them, as chunks.
+            s.storeRun(taggedInfo("edf", 3, "k9"), fullRun("edf", 3));
+            QVERIFY(s.loadRun(4).layout == test::twoNodeLayout());
+            QCOMPARE(s.integrityCheck(), std::string("ok"));
+        }
+        // Migrated, it merges with its GPUs.
+        {
+            store::RunStore dest(out);
+            QCOMPARE(store::mergeRunStores(dest, {p}).copied(), 4);
+            QVERIFY(dest.loadRun(2).layout == three);
+            QVERIFY(dest.loadRun(4).layout == test::twoNodeLayout());
+        }
+        // Rows that do not number the GPUs 0, 1, ... are refused, naming the run; the store stays at version 10.
+        const auto gap = path("v10-gap.sqlite");
+        writeVersion10(gap, true);
+        const std::string err = test::errorOf([&] { store::RunStore s(gap); });
+        QVERIFY2(err.find(gap) == 0 && err.find("gpus: run 2: GPU 9 follows 4 GPUs") != std::string::npos, err.c_str());
+        store::Connection db(gap, store::Connection::Mode::ReadOnly);
+        QCOMPARE(db.queryInt("PRAGMA user_version"), std::int64_t(10));
     }
 
     void sweepTagsGoWithTheirRuns()
