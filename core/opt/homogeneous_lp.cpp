@@ -28,9 +28,20 @@ double dot(const std::vector<double>& a, const std::vector<double>& b)
     return std::inner_product(a.begin(), a.end(), b.begin(), 0.0);
 }
 
-double norm(const std::vector<double>& a)
+/** a'b over the larger LP that `expanded` lists (LpOperator::expandedRows, expandedColumns); empty: dot(a, b). */
+double dot(const std::vector<double>& a, const std::vector<double>& b, const std::vector<int>& expanded)
 {
-    return std::sqrt(dot(a, a));
+    if (expanded.empty())
+        return dot(a, b);
+    double sum = 0;
+    for (const int i : expanded)
+        sum += a[static_cast<std::size_t>(i)] * b[static_cast<std::size_t>(i)];
+    return sum;
+}
+
+double norm(const std::vector<double>& a, const std::vector<int>& expanded)
+{
+    return std::sqrt(dot(a, a, expanded));
 }
 
 /** G with ECOS' Ruiz equilibration applied: G~ = diag(1/r) G diag(1/e), r per row, e per column. */
@@ -287,8 +298,10 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
     bringToCone(z);
     double tau = 1, kappa = 1;
 
-    const double resx0 = std::max(1.0, norm(c)), resz0 = std::max(1.0, norm(h));
-    const double degree = static_cast<double>(m);
+    // The larger LP's rows and columns when `op` stands for one with copies (LpOperator::expandedRows).
+    const std::vector<int> rowsExpanded = op.expandedRows(), columnsExpanded = op.expandedColumns();
+    const double resx0 = std::max(1.0, norm(c, columnsExpanded)), resz0 = std::max(1.0, norm(h, rowsExpanded));
+    const double degree = static_cast<double>(rowsExpanded.empty() ? m : rowsExpanded.size());
     std::vector<double> rx(n), rz(m), w(m), lambda(m), v(m), dx1(n), dz1(m), dx2(n), dz2(m), bz(m);
     std::vector<double> wdz(m), dsByW(m), ds(m), ds1(m);
     double presPrev = 0, step = 0;
@@ -328,22 +341,22 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
         g.multiplyTransposed(z, rx);
         for (double& r : rx)
             r = -r;
-        const double hresx = norm(rx);
+        const double hresx = norm(rx, columnsExpanded);
         for (std::size_t k = 0; k < n; ++k)
             rx[k] -= tau * c[k];
         g.multiply(x, rz);
         for (std::size_t i = 0; i < m; ++i)
             rz[i] += s[i];
-        const double hresz = norm(rz);
+        const double hresz = norm(rz, rowsExpanded);
         for (std::size_t i = 0; i < m; ++i)
             rz[i] -= tau * h[i];
         IterateStats st;
-        st.cx = dot(c, x);
-        st.hz = dot(h, z);
+        st.cx = dot(c, x, columnsExpanded);
+        st.hz = dot(h, z, rowsExpanded);
         const double cx = st.cx, hz = st.hz;
         const double rt = kappa + cx + hz;
-        const double nx = norm(x), ns = norm(s), nz = norm(z);
-        st.gap = dot(s, z);
+        const double nx = norm(x, columnsExpanded), ns = norm(s, rowsExpanded), nz = norm(z, rowsExpanded);
+        st.gap = dot(s, z, rowsExpanded);
         const double gap = st.gap;
         st.mu = (gap + kappa * tau) / (degree + 1);
         const double mu = st.mu;
@@ -352,8 +365,8 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
             st.relgap = gap / -pcost;
         else if (dcost > 0)
             st.relgap = gap / dcost;
-        st.pres = norm(rz) / std::max(resz0 + nx + ns, 1.0) / tau;
-        st.dres = norm(rx) / std::max(resx0 + nz, 1.0) / tau;
+        st.pres = norm(rz, rowsExpanded) / std::max(resz0 + nx + ns, 1.0) / tau;
+        st.dres = norm(rx, columnsExpanded) / std::max(resx0 + nz, 1.0) / tau;
         if (hz / std::max(nz, 1.0) < -options.relTol)
             st.pinfres = hresx / std::max(nz, 1.0);
         if (cx / std::max(nx, 1.0) < -options.relTol)
@@ -393,8 +406,8 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
         for (std::size_t i = 0; i < m; ++i)
             bz[i] = s[i] - rz[i];
         kkt.solve(rx, bz, dx2, dz2);
-        const double dtauDenom = kappa / tau - dot(c, dx1) - dot(h, dz1);
-        const double dtauAff = (rt - kappa + dot(c, dx2) + dot(h, dz2)) / dtauDenom;
+        const double dtauDenom = kappa / tau - dot(c, dx1, columnsExpanded) - dot(h, dz1, rowsExpanded);
+        const double dtauAff = (rt - kappa + dot(c, dx2, columnsExpanded) + dot(h, dz2, rowsExpanded)) / dtauDenom;
         for (std::size_t i = 0; i < m; ++i) {
             dz2[i] += dtauAff * dz1[i];
             wdz[i] = w[i] * dz2[i];
@@ -414,7 +427,8 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
             rx[k] *= 1 - sigma;
         kkt.solve(rx, bz, dx2, dz2);
         const double bkappa = kappa * tau + dkappaAff * dtauAff - sigma * mu;
-        const double dtau = ((1 - sigma) * rt - bkappa / tau + dot(c, dx2) + dot(h, dz2)) / dtauDenom;
+        const double dtau =
+            ((1 - sigma) * rt - bkappa / tau + dot(c, dx2, columnsExpanded) + dot(h, dz2, rowsExpanded)) / dtauDenom;
         for (std::size_t k = 0; k < n; ++k)
             dx2[k] += dtau * dx1[k];
         for (std::size_t i = 0; i < m; ++i) {

@@ -1,12 +1,14 @@
 #include "sched/gavel_lp.h"
 
 #include "opt/homogeneous_lp.h"
+#include "sched/alike_jobs.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 namespace orrery::sched {
 
@@ -77,13 +79,25 @@ void choleskySolve(const std::vector<double>& l, std::size_t n, double* v, std::
  * G' diag(w) G is block-diagonal per job (its own cells, budget and floor) plus one rank-one term per type (the
  * capacity rows), so it is solved per job and through a T x T Schur complement (Sherman-Morrison-Woodbury):
  * O(J T^3) per factorisation instead of a dense (J T)^3.
+ *
+ * On classes of alike jobs (`classOf`, per job of the LP; `in` then holds one job per class, alike_jobs.h) the
+ * operator works on one row of cells per class, since the method's iterates are equal on alike jobs
+ * (ecosMaxSumPoint). Every sum over jobs (the capacity rows, the Schur complement, its right-hand side) still runs
+ * over all jobs in their order, each adding its class's term, and LpOperator::expandedRows/Columns list the whole
+ * LP's rows in order for the method's norms: the arithmetic, to the last bit, is the whole LP's.
  */
 class AllocationOperator : public opt::LpOperator
 {
 public:
-    AllocationOperator(const AllocationInput& in, bool floors)
-        : m_in(in), m_J(static_cast<std::size_t>(in.jobs)), m_T(static_cast<std::size_t>(in.types)), m_floors(floors)
-    {}
+    /** `classOf` empty: each job of `in` is its own class. */
+    AllocationOperator(const AllocationInput& in, bool floors, std::vector<int> classOf = {})
+        : m_in(in), m_J(static_cast<std::size_t>(in.jobs)), m_T(static_cast<std::size_t>(in.types)), m_floors(floors),
+          m_classOf(std::move(classOf)), m_use(in.demand.begin(), in.demand.end())
+    {
+        if (m_classOf.empty())
+            for (std::size_t j = 0; j < m_J; ++j)
+                m_classOf.push_back(static_cast<int>(j));
+    }
     int columns() const override { return static_cast<int>(m_J * m_T); }
     int rows() const override { return static_cast<int>(m_J * m_T + m_T + (m_floors ? 2 : 1) * m_J); }
 
@@ -95,10 +109,14 @@ public:
             for (std::size_t t = 0; t < m_T; ++t) {
                 const std::size_t k = j * m_T + t;
                 out[k] = -x[k];
-                out[N + t] += m_in.demand[k] * x[k];
                 out[N + m_T + j] += x[k];
                 if (m_floors)
                     out[N + m_T + m_J + j] -= m_in.rate[k] * x[k];
+            }
+        for (const int j : m_classOf)
+            for (std::size_t t = 0; t < m_T; ++t) {
+                const std::size_t k = static_cast<std::size_t>(j) * m_T + t;
+                out[N + t] += m_use[k] * x[k];
             }
     }
 
@@ -109,7 +127,7 @@ public:
         for (std::size_t j = 0; j < m_J; ++j)
             for (std::size_t t = 0; t < m_T; ++t) {
                 const std::size_t k = j * m_T + t;
-                out[k] = -z[k] + m_in.demand[k] * z[N + t] + z[N + m_T + j] -
+                out[k] = -z[k] + m_use[k] * z[N + t] + z[N + m_T + j] -
                          (m_floors ? m_in.rate[k] * z[N + m_T + m_J + j] : 0.0);
             }
     }
@@ -130,6 +148,35 @@ public:
             }
     }
 
+    std::vector<int> expandedRows() const override
+    {
+        if (m_classOf.size() == m_J)
+            return {};
+        // Cells job by job, the capacities, the budgets, the floors: each job's through its class's.
+        std::vector<int> rows;
+        const std::size_t N = m_J * m_T;
+        for (const int j : m_classOf)
+            for (std::size_t t = 0; t < m_T; ++t)
+                rows.push_back(static_cast<int>(static_cast<std::size_t>(j) * m_T + t));
+        for (std::size_t t = 0; t < m_T; ++t)
+            rows.push_back(static_cast<int>(N + t));
+        for (int block = 0; block < (m_floors ? 2 : 1); ++block)
+            for (const int j : m_classOf)
+                rows.push_back(static_cast<int>(N + m_T + static_cast<std::size_t>(block) * m_J) + j);
+        return rows;
+    }
+
+    std::vector<int> expandedColumns() const override
+    {
+        if (m_classOf.size() == m_J)
+            return {};
+        std::vector<int> columns;
+        for (const int j : m_classOf)
+            for (std::size_t t = 0; t < m_T; ++t)
+                columns.push_back(static_cast<int>(static_cast<std::size_t>(j) * m_T + t));
+        return columns;
+    }
+
     bool factor(const std::vector<double>& w) override
     {
         const std::size_t N = m_J * m_T, T = m_T;
@@ -147,21 +194,25 @@ public:
         }
         // Y = B^-1 U (U: the capacity rows' coefficients), S = Gamma^-1 + U' B^-1 U.
         m_y.resize(N * T); // every entry is set below
-        m_schur.assign(T * T, 0.0);
-        for (std::size_t t = 0; t < T; ++t)
-            m_schur[t * T + t] = 1 / w[N + t];
         m_col.resize(T);
         std::vector<double>& col = m_col;
         for (std::size_t j = 0; j < m_J; ++j)
             for (std::size_t t = 0; t < T; ++t) {
                 std::fill(col.begin(), col.end(), 0.0);
-                col[t] = m_in.demand[j * T + t];
+                col[t] = m_use[j * T + t];
                 choleskySolve(m_block, T, col.data(), j * T * T);
-                for (std::size_t a = 0; a < T; ++a) {
+                for (std::size_t a = 0; a < T; ++a)
                     m_y[(j * T + a) * T + t] = col[a];
-                    m_schur[a * T + t] += m_in.demand[j * T + a] * col[a];
-                }
             }
+        m_schur.assign(T * T, 0.0);
+        for (std::size_t t = 0; t < T; ++t)
+            m_schur[t * T + t] = 1 / w[N + t];
+        for (const int jc : m_classOf) {
+            const auto j = static_cast<std::size_t>(jc);
+            for (std::size_t t = 0; t < T; ++t)
+                for (std::size_t a = 0; a < T; ++a)
+                    m_schur[a * T + t] += m_use[j * T + a] * m_y[(j * T + a) * T + t];
+        }
         return cholesky(m_schur, T);
     }
 
@@ -172,9 +223,11 @@ public:
             choleskySolve(m_block, T, v.data() + j * T, j * T * T);
         std::vector<double>& q = m_q;
         q.assign(T, 0.0);
-        for (std::size_t j = 0; j < m_J; ++j)
+        for (const int jc : m_classOf) {
+            const auto j = static_cast<std::size_t>(jc);
             for (std::size_t t = 0; t < T; ++t)
-                q[t] += m_in.demand[j * T + t] * v[j * T + t];
+                q[t] += m_use[j * T + t] * v[j * T + t];
+        }
         choleskySolve(m_schur, T, q.data());
         for (std::size_t k = 0; k < m_J * T; ++k)
             for (std::size_t t = 0; t < T; ++t)
@@ -185,6 +238,8 @@ private:
     const AllocationInput& m_in;
     std::size_t m_J, m_T;
     bool m_floors;
+    std::vector<int> m_classOf; // per job of the whole LP: its row of cells here
+    std::vector<double> m_use;  // per cell: its demand (a capacity row's coefficient)
     std::vector<double> m_block, m_y, m_schur;
     mutable std::vector<double> m_q; // solve()'s work area
     std::vector<double> m_col;
@@ -231,24 +286,43 @@ std::vector<double> ecosMaxSumPoint(const AllocationInput& in)
     const auto T = static_cast<std::size_t>(in.types);
     if (in.rate.size() != J * T || in.demand.size() != J * T || in.capacity.size() != T)
         throw std::invalid_argument("ecosMaxSumPoint: rate and demand jobs x types");
-    AllocationOperator g(in, false);
-    const std::size_t N = J * T;
-    std::vector<double> h(N + T + J, 0.0);
+    // Alike jobs (one demand and rate row) are identical columns of the LP: from ECOS' starting point, equal on
+    // them, every step keeps them equal to the bit (each job's arithmetic is the same), so the method runs on one
+    // row of cells per class (AllocationOperator, sums still over every job) and each job takes its class's point.
+    // A trace has a few dozen job kinds: 2-3x fewer rows (docs/performance.md, "Fifth pass").
+    const AlikeJobs classes = alikeJobs(in.jobs, in.types, in.demand, in.rate);
+    const std::size_t K = classes.count();
+    AllocationInput reduced{static_cast<int>(K), in.types, std::vector<double>(K * T), std::vector<int>(K * T),
+                            in.capacity};
+    for (std::size_t k = 0; k < K; ++k) {
+        for (std::size_t t = 0; t < T; ++t) {
+            reduced.rate[k * T + t] = in.rate[classes.first[k] * T + t];
+            reduced.demand[k * T + t] = in.demand[classes.first[k] * T + t];
+        }
+    }
+    AllocationOperator g(reduced, false, classes.classOf);
+    const std::size_t N = K * T;
+    std::vector<double> h(N + T + K, 0.0);
     for (std::size_t t = 0; t < T; ++t)
         h[N + t] = in.capacity[t];
-    for (std::size_t j = 0; j < J; ++j)
-        h[N + T + j] = 1;
+    for (std::size_t k = 0; k < K; ++k)
+        h[N + T + k] = 1;
     // cvxpy minimises -objective: c = -rate.
     std::vector<double> c(N);
     for (std::size_t k = 0; k < N; ++k)
-        c[k] = -in.rate[k];
+        c[k] = -reduced.rate[k];
     opt::HsdOptions options;
     options.refinementSteps = kEcosRefinementSteps;
     const opt::HsdResult r = opt::solveHomogeneous(g, c, h, options);
     // cvxpy hands Gavel ECOS' "close to optimal" point too (status optimal_inaccurate; Gavel warns and uses it).
     if (r.status != opt::HsdStatus::Optimal && r.status != opt::HsdStatus::OptimalInaccurate)
         return {};
-    return clipped(r.x);
+    const std::vector<double> y = clipped(r.x);
+    std::vector<double> x(J * T);
+    for (std::size_t j = 0; j < J; ++j)
+        for (std::size_t t = 0; t < T; ++t)
+            x[j * T + t] = y[static_cast<std::size_t>(classes.classOf[j]) * T + t];
+    return x;
 }
 
 } // namespace orrery::sched
