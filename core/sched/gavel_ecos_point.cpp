@@ -4,6 +4,7 @@
 #include "sched/alike_jobs.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
@@ -58,17 +59,41 @@ template <class Size> void choleskySolveOf(const double* l, Size size, double* v
 // Gavel's clusters have three GPU types: their 3 x 3 blocks get the unrolled forms.
 using Three = std::integral_constant<std::size_t, 3>;
 
-bool cholesky(std::vector<double>& a, std::size_t n, std::size_t at = 0)
+/** n * n, at compile time when n is known then. */
+template <class Size> auto squared(Size n)
 {
-    return n == 3 ? choleskyOf(a.data() + at, Three{}) : choleskyOf(a.data() + at, n);
+    if constexpr (std::is_same_v<Size, std::size_t>)
+        return n * n;
+    else
+        return std::integral_constant<std::size_t, Size::value * Size::value>{};
 }
 
-void choleskySolve(const std::vector<double>& l, std::size_t n, double* v, std::size_t at = 0)
+/**
+ * out[i] += perClass[c_j * width + i] for every job j in order (c_j = classOf[j]), i < width: the sums over jobs of
+ * the whole LP, in its order, from the classes' terms. A compile-time width keeps them in registers.
+ */
+template <class Width>
+void addOverJobs(Width width, const std::vector<int>& classOf, const double* perClass, double* out)
 {
-    if (n == 3)
-        choleskySolveOf(l.data() + at, Three{}, v);
-    else
-        choleskySolveOf(l.data() + at, n, v);
+    const std::size_t W = width;
+    if constexpr (std::is_same_v<Width, std::size_t>) {
+        for (const int c : classOf)
+            for (std::size_t i = 0; i < W; ++i)
+                out[i] += perClass[static_cast<std::size_t>(c) * W + i];
+    } else {
+        std::array<double, Width::value> sum;
+        std::copy(out, out + W, sum.begin());
+        for (const int c : classOf)
+            for (std::size_t i = 0; i < W; ++i)
+                sum[i] += perClass[static_cast<std::size_t>(c) * W + i];
+        std::copy(sum.begin(), sum.end(), out);
+    }
+}
+
+/** Calls f with the number of types, a compile-time 3 for Gavel's clusters (loops unrolled, the same bits). */
+template <class F> auto byTypes(std::size_t types, F&& f)
+{
+    return types == 3 ? f(Three{}) : f(types);
 }
 
 /**
@@ -103,33 +128,44 @@ public:
 
     void multiply(const std::vector<double>& x, std::vector<double>& out) const override
     {
-        out.assign(static_cast<std::size_t>(rows()), 0.0);
-        const std::size_t N = m_J * m_T;
-        for (std::size_t j = 0; j < m_J; ++j)
-            for (std::size_t t = 0; t < m_T; ++t) {
-                const std::size_t k = j * m_T + t;
-                out[k] = -x[k];
-                out[N + m_T + j] += x[k];
+        out.resize(static_cast<std::size_t>(rows())); // every entry is set below
+        byTypes(m_T, [&](auto types) {
+            const std::size_t T = types, N = m_J * T;
+            for (std::size_t j = 0; j < m_J; ++j) {
+                // Sums from 0 in the order of the cells, as the whole LP's accumulation into `out` adds them.
+                double budget = 0, floor = 0;
+                for (std::size_t t = 0; t < T; ++t) {
+                    const std::size_t k = j * T + t;
+                    out[k] = -x[k];
+                    budget += x[k];
+                    if (m_floors)
+                        floor -= m_in.rate[k] * x[k];
+                }
+                out[N + T + j] = budget;
                 if (m_floors)
-                    out[N + m_T + m_J + j] -= m_in.rate[k] * x[k];
+                    out[N + T + m_J + j] = floor;
             }
-        for (const int j : m_classOf)
-            for (std::size_t t = 0; t < m_T; ++t) {
-                const std::size_t k = static_cast<std::size_t>(j) * m_T + t;
-                out[N + t] += m_use[k] * x[k];
-            }
+            m_term.resize(N);
+            for (std::size_t k = 0; k < N; ++k)
+                m_term[k] = m_use[k] * x[k];
+            std::fill(out.begin() + static_cast<std::ptrdiff_t>(N), out.begin() + static_cast<std::ptrdiff_t>(N + T),
+                      0.0);
+            addOverJobs(types, m_classOf, m_term.data(), out.data() + N);
+        });
     }
 
     void multiplyTransposed(const std::vector<double>& z, std::vector<double>& out) const override
     {
-        const std::size_t N = m_J * m_T;
-        out.resize(N); // every entry is set below
-        for (std::size_t j = 0; j < m_J; ++j)
-            for (std::size_t t = 0; t < m_T; ++t) {
-                const std::size_t k = j * m_T + t;
-                out[k] = -z[k] + m_use[k] * z[N + t] + z[N + m_T + j] -
-                         (m_floors ? m_in.rate[k] * z[N + m_T + m_J + j] : 0.0);
-            }
+        out.resize(m_J * m_T); // every entry is set below
+        byTypes(m_T, [&](auto types) {
+            const std::size_t T = types, N = m_J * T;
+            for (std::size_t j = 0; j < m_J; ++j)
+                for (std::size_t t = 0; t < T; ++t) {
+                    const std::size_t k = j * T + t;
+                    out[k] = -z[k] + m_use[k] * z[N + t] + z[N + T + j] -
+                             (m_floors ? m_in.rate[k] * z[N + T + m_J + j] : 0.0);
+                }
+        });
     }
 
     void forEachEntry(const std::function<void(int, int, double)>& f) const override
@@ -179,59 +215,61 @@ public:
 
     bool factor(const std::vector<double>& w) override
     {
-        const std::size_t N = m_J * m_T, T = m_T;
-        // B_j = diag(w_cells) + w_budget 1 1' + w_floor r r', factored per job.
-        m_block.resize(m_J * T * T); // every entry is set below
-        for (std::size_t j = 0; j < m_J; ++j) {
-            const std::size_t at = j * T * T;
-            const double wb = w[N + T + j], wf = m_floors ? w[N + T + m_J + j] : 0.0;
-            for (std::size_t a = 0; a < T; ++a)
-                for (std::size_t b = 0; b < T; ++b)
-                    m_block[at + a * T + b] =
-                        (a == b ? w[j * T + a] : 0.0) + wb + wf * m_in.rate[j * T + a] * m_in.rate[j * T + b];
-            if (!cholesky(m_block, T, at))
-                return false;
-        }
-        // Y = B^-1 U (U: the capacity rows' coefficients), S = Gamma^-1 + U' B^-1 U.
-        m_y.resize(N * T); // every entry is set below
-        m_col.resize(T);
-        std::vector<double>& col = m_col;
-        for (std::size_t j = 0; j < m_J; ++j)
-            for (std::size_t t = 0; t < T; ++t) {
-                std::fill(col.begin(), col.end(), 0.0);
-                col[t] = m_use[j * T + t];
-                choleskySolve(m_block, T, col.data(), j * T * T);
-                for (std::size_t a = 0; a < T; ++a)
-                    m_y[(j * T + a) * T + t] = col[a];
+        return byTypes(m_T, [&](auto types) {
+            const std::size_t T = types, N = m_J * T;
+            // B_j = diag(w_cells) + w_budget 1 1' + w_floor r r', factored per job.
+            m_block.resize(m_J * T * T); // every entry is set below
+            for (std::size_t j = 0; j < m_J; ++j) {
+                double* b = m_block.data() + j * T * T;
+                const double wb = w[N + T + j], wf = m_floors ? w[N + T + m_J + j] : 0.0;
+                for (std::size_t p = 0; p < T; ++p)
+                    for (std::size_t q = 0; q < T; ++q)
+                        b[p * T + q] =
+                            (p == q ? w[j * T + p] : 0.0) + wb + wf * m_in.rate[j * T + p] * m_in.rate[j * T + q];
+                if (!choleskyOf(b, types))
+                    return false;
             }
-        m_schur.assign(T * T, 0.0);
-        for (std::size_t t = 0; t < T; ++t)
-            m_schur[t * T + t] = 1 / w[N + t];
-        for (const int jc : m_classOf) {
-            const auto j = static_cast<std::size_t>(jc);
+            // Y = B^-1 U (U: the capacity rows' coefficients), S = Gamma^-1 + U' B^-1 U.
+            m_y.resize(N * T); // every entry is set below
+            m_col.resize(T);
+            double* col = m_col.data();
+            for (std::size_t j = 0; j < m_J; ++j)
+                for (std::size_t t = 0; t < T; ++t) {
+                    std::fill(col, col + T, 0.0);
+                    col[t] = m_use[j * T + t];
+                    choleskySolveOf(m_block.data() + j * T * T, types, col);
+                    for (std::size_t a = 0; a < T; ++a)
+                        m_y[(j * T + a) * T + t] = col[a];
+                }
+            m_schur.assign(T * T, 0.0);
             for (std::size_t t = 0; t < T; ++t)
-                for (std::size_t a = 0; a < T; ++a)
-                    m_schur[a * T + t] += m_use[j * T + a] * m_y[(j * T + a) * T + t];
-        }
-        return cholesky(m_schur, T);
+                m_schur[t * T + t] = 1 / w[N + t];
+            m_term.resize(N * T);
+            for (std::size_t k = 0; k < N; ++k)
+                for (std::size_t t = 0; t < T; ++t)
+                    m_term[k * T + t] = m_use[k] * m_y[k * T + t];
+            addOverJobs(squared(types), m_classOf, m_term.data(), m_schur.data());
+            return choleskyOf(m_schur.data(), types);
+        });
     }
 
     void solve(std::vector<double>& v) const override
     {
-        const std::size_t T = m_T;
-        for (std::size_t j = 0; j < m_J; ++j)
-            choleskySolve(m_block, T, v.data() + j * T, j * T * T);
-        std::vector<double>& q = m_q;
-        q.assign(T, 0.0);
-        for (const int jc : m_classOf) {
-            const auto j = static_cast<std::size_t>(jc);
-            for (std::size_t t = 0; t < T; ++t)
-                q[t] += m_use[j * T + t] * v[j * T + t];
-        }
-        choleskySolve(m_schur, T, q.data());
-        for (std::size_t k = 0; k < m_J * T; ++k)
-            for (std::size_t t = 0; t < T; ++t)
-                v[k] -= m_y[k * T + t] * q[t];
+        byTypes(m_T, [&](auto types) {
+            const std::size_t T = types;
+            for (std::size_t j = 0; j < m_J; ++j)
+                choleskySolveOf(m_block.data() + j * T * T, types, v.data() + j * T);
+            m_q.assign(T, 0.0);
+            double* q = m_q.data();
+            m_term.resize(m_J * T);
+            for (std::size_t k = 0; k < m_J * T; ++k)
+                m_term[k] = m_use[k] * v[k];
+            addOverJobs(types, m_classOf, m_term.data(), q);
+            choleskySolveOf(m_schur.data(), types, q);
+            for (std::size_t k = 0; k < m_J * T; ++k)
+                for (std::size_t t = 0; t < T; ++t)
+                    v[k] -= m_y[k * T + t] * q[t];
+        });
     }
 
 private:
@@ -241,7 +279,7 @@ private:
     std::vector<int> m_classOf; // per job of the whole LP: its row of cells here
     std::vector<double> m_use;  // per cell: its demand (a capacity row's coefficient)
     std::vector<double> m_block, m_y, m_schur;
-    mutable std::vector<double> m_q; // solve()'s work area
+    mutable std::vector<double> m_q, m_term; // work areas: solve()'s right-hand side, the terms of sums over jobs
     std::vector<double> m_col;
 };
 
