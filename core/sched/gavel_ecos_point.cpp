@@ -318,7 +318,7 @@ std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vect
     return clipped(r.x);
 }
 
-std::vector<double> ecosMaxSumPoint(const AllocationInput& in)
+std::vector<double> ecosMaxSumPoint(const AllocationInput& in, bool mergeAlike)
 {
     const auto J = static_cast<std::size_t>(in.jobs);
     const auto T = static_cast<std::size_t>(in.types);
@@ -328,7 +328,7 @@ std::vector<double> ecosMaxSumPoint(const AllocationInput& in)
     // them, every step keeps them equal to the bit (each job's arithmetic is the same), so the method runs on one
     // row of cells per class (AllocationOperator, sums still over every job) and each job takes its class's point.
     // A trace has a few dozen job kinds: 2-3x fewer rows (docs/performance.md, "Fifth pass").
-    const AlikeJobs classes = alikeJobs(in.jobs, in.types, in.demand, in.rate);
+    const AlikeJobs classes = mergeAlike ? alikeJobs(in.jobs, in.types, in.demand, in.rate) : eachJobAlone(in.jobs);
     const std::size_t K = classes.count();
     AllocationInput reduced{static_cast<int>(K), in.types, std::vector<double>(K * T), std::vector<int>(K * T),
                             in.capacity};
