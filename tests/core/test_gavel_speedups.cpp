@@ -75,6 +75,9 @@ private slots:
             const sched::AllocationInput in = jobsOfFewKinds();
             const std::vector<double> merged = sched::ecosMaxSumPoint(in, true);
             const std::vector<double> each = sched::ecosMaxSumPoint(in, false);
+            RC_CLASSIFY(merged.empty(), "no point");
+            RC_CLASSIFY(sched::alikeJobs(in.jobs, in.types, in.demand, in.rate).count() < std::size_t(in.jobs),
+                        "classes merged");
             RC_ASSERT(merged.size() == each.size());
             for (std::size_t k = 0; k < merged.size(); ++k)
                 RC_ASSERT(std::memcmp(&merged[k], &each[k], sizeof(double)) == 0);
