@@ -3,9 +3,11 @@
 #include "opt/solver_clock.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace orrery::opt {
 
@@ -39,9 +41,31 @@ double dot(const std::vector<double>& a, const std::vector<double>& b, const std
     return sum;
 }
 
-double norm(const std::vector<double>& a, const std::vector<int>& expanded)
+/**
+ * N inner products a_k'b_k at once, each summed in dot(a, b, expanded)'s order, so each is that dot to the bit; their
+ * additions interleave, so each sum waits on its own last addition only, not on all the others' too.
+ */
+template <std::size_t N>
+std::array<double, N> dots(const std::array<std::pair<const std::vector<double>*, const std::vector<double>*>, N>& ab,
+                           const std::vector<int>& expanded)
 {
-    return std::sqrt(dot(a, a, expanded));
+    std::array<const double*, N> a, b;
+    for (std::size_t k = 0; k < N; ++k) {
+        a[k] = ab[k].first->data();
+        b[k] = ab[k].second->data();
+    }
+    std::array<double, N> sum{};
+    const auto add = [&](std::size_t i) {
+        for (std::size_t k = 0; k < N; ++k)
+            sum[k] = sum[k] + a[k][i] * b[k][i];
+    };
+    if (expanded.empty())
+        for (std::size_t i = 0; i < ab[0].first->size(); ++i)
+            add(i);
+    else
+        for (const int i : expanded)
+            add(static_cast<std::size_t>(i));
+    return sum;
 }
 
 /** G with ECOS' Ruiz equilibration applied: G~ = diag(1/r) G diag(1/e), r per row, e per column. */
@@ -300,10 +324,11 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
 
     // The larger LP's rows and columns when `op` stands for one with copies (LpOperator::expandedRows).
     const std::vector<int> rowsExpanded = op.expandedRows(), columnsExpanded = op.expandedColumns();
-    const double resx0 = std::max(1.0, norm(c, columnsExpanded)), resz0 = std::max(1.0, norm(h, rowsExpanded));
+    const double resx0 = std::max(1.0, std::sqrt(dot(c, c, columnsExpanded)));
+    const double resz0 = std::max(1.0, std::sqrt(dot(h, h, rowsExpanded)));
     const double degree = static_cast<double>(rowsExpanded.empty() ? m : rowsExpanded.size());
     std::vector<double> rx(n), rz(m), w(m), lambda(m), v(m), dx1(n), dz1(m), dx2(n), dz2(m), bz(m);
-    std::vector<double> wdz(m), dsByW(m), ds(m), ds1(m);
+    std::vector<double> wdz(m), dsByW(m), ds(m), ds1(m), rxBefore(n), rzBefore(m);
     double presPrev = 0, step = 0;
     // ECOS' best iterate so far, returned when a failure path ends the solve.
     IterateStats best;
@@ -341,22 +366,28 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
         g.multiplyTransposed(z, rx);
         for (double& r : rx)
             r = -r;
-        const double hresx = norm(rx, columnsExpanded);
+        rxBefore = rx;
         for (std::size_t k = 0; k < n; ++k)
             rx[k] -= tau * c[k];
         g.multiply(x, rz);
         for (std::size_t i = 0; i < m; ++i)
             rz[i] += s[i];
-        const double hresz = norm(rz, rowsExpanded);
+        rzBefore = rz;
         for (std::size_t i = 0; i < m; ++i)
             rz[i] -= tau * h[i];
+        // ECOS' norms and products of the iterate, the columns' and the rows' each in one pass.
+        const auto [rxBefore2, cxSum, nx2, rx2] =
+            dots<4>({{{&rxBefore, &rxBefore}, {&c, &x}, {&x, &x}, {&rx, &rx}}}, columnsExpanded);
+        const auto [rzBefore2, hzSum, ns2, nz2, gapSum, rz2] =
+            dots<6>({{{&rzBefore, &rzBefore}, {&h, &z}, {&s, &s}, {&z, &z}, {&s, &z}, {&rz, &rz}}}, rowsExpanded);
+        const double hresx = std::sqrt(rxBefore2), hresz = std::sqrt(rzBefore2);
         IterateStats st;
-        st.cx = dot(c, x, columnsExpanded);
-        st.hz = dot(h, z, rowsExpanded);
+        st.cx = cxSum;
+        st.hz = hzSum;
         const double cx = st.cx, hz = st.hz;
         const double rt = kappa + cx + hz;
-        const double nx = norm(x, columnsExpanded), ns = norm(s, rowsExpanded), nz = norm(z, rowsExpanded);
-        st.gap = dot(s, z, rowsExpanded);
+        const double nx = std::sqrt(nx2), ns = std::sqrt(ns2), nz = std::sqrt(nz2);
+        st.gap = gapSum;
         const double gap = st.gap;
         st.mu = (gap + kappa * tau) / (degree + 1);
         const double mu = st.mu;
@@ -365,8 +396,8 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
             st.relgap = gap / -pcost;
         else if (dcost > 0)
             st.relgap = gap / dcost;
-        st.pres = norm(rz, rowsExpanded) / std::max(resz0 + nx + ns, 1.0) / tau;
-        st.dres = norm(rx, columnsExpanded) / std::max(resx0 + nz, 1.0) / tau;
+        st.pres = std::sqrt(rz2) / std::max(resz0 + nx + ns, 1.0) / tau;
+        st.dres = std::sqrt(rx2) / std::max(resx0 + nz, 1.0) / tau;
         if (hz / std::max(nz, 1.0) < -options.relTol)
             st.pinfres = hresx / std::max(nz, 1.0);
         if (cx / std::max(nx, 1.0) < -options.relTol)
@@ -406,8 +437,10 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
         for (std::size_t i = 0; i < m; ++i)
             bz[i] = s[i] - rz[i];
         kkt.solve(rx, bz, dx2, dz2);
-        const double dtauDenom = kappa / tau - dot(c, dx1, columnsExpanded) - dot(h, dz1, rowsExpanded);
-        const double dtauAff = (rt - kappa + dot(c, dx2, columnsExpanded) + dot(h, dz2, rowsExpanded)) / dtauDenom;
+        const auto [cdx1, cdx2] = dots<2>({{{&c, &dx1}, {&c, &dx2}}}, columnsExpanded);
+        const auto [hdz1, hdz2] = dots<2>({{{&h, &dz1}, {&h, &dz2}}}, rowsExpanded);
+        const double dtauDenom = kappa / tau - cdx1 - hdz1;
+        const double dtauAff = (rt - kappa + cdx2 + hdz2) / dtauDenom;
         for (std::size_t i = 0; i < m; ++i) {
             dz2[i] += dtauAff * dz1[i];
             wdz[i] = w[i] * dz2[i];

@@ -38,6 +38,8 @@ void GavelRounds::ensureSize(const sim::View& view)
     m_x.assign(cells, 0);
     m_inAlloc.assign(static_cast<std::size_t>(view.jobCount()), 0);
     m_workerTime.assign(m_types, 0);
+    m_chosen.assign(static_cast<std::size_t>(view.jobCount()), 0);
+    m_pickedType.assign(static_cast<std::size_t>(view.jobCount()), -1);
 }
 
 void GavelRounds::onArrival(const sim::View& view, int j)
@@ -135,8 +137,15 @@ void GavelRounds::schedule(sim::Decision& decision)
     std::vector<int> left(m_types);
     for (std::size_t t = 0; t < m_types; ++t)
         left[t] = view.totalGpus(static_cast<int>(t));
-    std::vector<char> chosen(static_cast<std::size_t>(view.jobCount()), 0);
-    std::vector<std::pair<int, int>> picks; // (job, type)
+    // Per job, whether a type picked it and which: set for the last round's picks only, so only those are reset
+    // (a round costs the active jobs, not the trace's).
+    for (const auto& [j, t] : m_picks) {
+        m_chosen[static_cast<std::size_t>(j)] = 0;
+        m_pickedType[static_cast<std::size_t>(j)] = -1;
+    }
+    m_picks.clear();
+    std::vector<char>& chosen = m_chosen;
+    std::vector<std::pair<int, int>>& picks = m_picks; // (job, type)
     // Entries with priority 0 rank below every other (the first key), so they are sorted only when the greedy pass
     // reaches them: the same order as sorting all, in two parts. Gavel's FIFO policies never run them.
     std::vector<Entry> ranked, unranked;
@@ -185,7 +194,7 @@ void GavelRounds::schedule(sim::Decision& decision)
 
     // 5. Placement: keep continuing jobs where they are, release the others, then place the rest,
     //    largest first to limit fragmentation.
-    std::vector<int> pickedType(static_cast<std::size_t>(view.jobCount()), -1);
+    std::vector<int>& pickedType = m_pickedType;
     for (const auto& [j, t] : picks)
         pickedType[static_cast<std::size_t>(j)] = t;
     const std::vector<int> running = view.running();
