@@ -168,6 +168,8 @@ private:
             dx[k] += bx[k];
         m_g.solve(dx);
         m_g.multiply(dx, dz);
+        if (m_refinementSteps > 0)
+            m_gdx = dz; // G dx, which the refinement's first residual needs again
         for (std::size_t i = 0; i < bz.size(); ++i)
             dz[i] = (dz[i] - bz[i]) / m_v[i];
     }
@@ -188,7 +190,10 @@ private:
             m_g.multiplyTransposed(dz, m_ex);
             for (std::size_t k = 0; k < bx.size(); ++k)
                 m_ex[k] = bx[k] - m_ex[k];
-            m_g.multiply(dx, m_ez);
+            if (step == 0)
+                m_ez = m_gdx; // the solve's own G dx: dx has not changed since
+            else
+                m_g.multiply(dx, m_ez);
             for (std::size_t i = 0; i < bz.size(); ++i)
                 m_ez[i] = bz[i] - (m_ez[i] - m_v[i] * dz[i]);
             const double error = std::max(infNorm(m_ex), infNorm(m_ez));
@@ -212,7 +217,7 @@ private:
 
     Equilibrated& m_g;
     int m_refinementSteps;
-    std::vector<double> m_v, m_tmp, m_ex, m_ez, m_cx, m_cz;
+    std::vector<double> m_v, m_tmp, m_ex, m_ez, m_cx, m_cz, m_gdx;
 };
 
 /** ECOS' bring2cone on the orthant: r + (1 + alpha) e with alpha = max(-0.99, the largest -r_i over r_i <= 0). */
