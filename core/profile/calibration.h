@@ -18,13 +18,13 @@ namespace orrery::profile {
  * Isolated cuBLAS GEMMs run faster than the same GEMMs inside a training step: clocks fall under a
  * step's sustained power draw, and the step's other kernels share the caches. The estimator's
  * gemmEfficiency means the in-training rate, so a calibration scales the measured large-GEMM rate by
- * the in-training efficiency fitted to published runs (docs/models/gpu-curves.md) over the isolated
+ * the in-training efficiency fitted to training runs (docs/models/gpu-curves.md) over the isolated
  * cuBLAS bf16 efficiency of the same part: Ampere, the A100's 0.70 / 0.82; Hopper (700 W parts, which
- * lose more clock under load), the H100's 0.56 / 0.75. docs/models/profiler.md checks the Hopper figure
- * against our own H200 training measurements.
+ * lose more clock under load), 0.60 / 0.75, the in-training figure fitted on our own H200 and H100 training
+ * steps and torchtitan's H100 runs (docs/models/profiler.md).
  */
 inline constexpr double kTrainingGemmFactorAmpere = 0.70 / 0.82;
-inline constexpr double kTrainingGemmFactorHopper = 0.56 / 0.75;
+inline constexpr double kTrainingGemmFactorHopper = 0.60 / 0.75;
 /** The factor for a device: Hopper's from compute capability 9 on, Ampere's below. */
 double trainingGemmFactor(const DeviceInfo& device);
 

@@ -1,3 +1,5 @@
+#include "sched/floor_analytic_centre.h"
+#include "sched/floor_greedy_point.h"
 #include "sched/floor_slack_lp.h"
 #include "sched/gavel_lp.h"
 #include "sched/gavel_pooled_types.h"
@@ -16,6 +18,9 @@ namespace {
 // The search on z ends at this relative gap (ECOS' default tolerances are of this order).
 constexpr double kRelativeGap = 1e-6;
 constexpr int kMaxSteps = 200;
+// The room a greedy point must leave above every floor to stand for the slack LP's answer: far above the rounding
+// of its sums (1e-16), far below the room at z* just above the one-job bound on Gavel's traces (1e-6 and more).
+constexpr double kGreedyMargin = 1e-9;
 
 /** The floors for z: thr_j >= b_j / (z - a_j) is rho_j <= z. */
 void floorsAt(double z, const std::vector<double>& a, const std::vector<double>& b, std::vector<double>& floor)
@@ -72,15 +77,25 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
                 alone = std::max(alone, a[j] + b[j] / best);
         }
         // Regula falsi (Illinois) on t*(z) of the floor-slack LP, weights b_j: t* rises with z and crosses 0 at z*.
-        FloorSlackLp slackLp(in, b);
+        std::unique_ptr<FloorSlackLp> slackLp;
         const auto slack = [&](double z) {
+            if (!slackLp)
+                slackLp = std::make_unique<FloorSlackLp>(in, b);
             floorsAt(z, a, b, floor);
-            return slackLp.maxSlack(floor, policy);
+            return slackLp->maxSlack(floor, policy);
         };
         double gHi = std::nan(""), gLo = std::nan(""); // t* at hi and lo (unknown at max_j a_j: a floor is infinite)
+        bool found = false;
         if (alone > lo) {
             const double justAbove = alone * (1 + kRelativeGap);
-            if (const double g = slack(justAbove); g < 0) {
+            floorsAt(justAbove, a, b, floor);
+            if (!greedyFloorPoint(in, floor, kGreedyMargin).empty()) {
+                // A point meeting every floor with room is the slack LP's "t* >= 0" without its solve (on Gavel's
+                // traces, at all but one recomputation): z* lies in [alone, justAbove], found to the search's gap.
+                lo = alone;
+                hi = justAbove;
+                found = true;
+            } else if (const double g = slack(justAbove); g < 0) {
                 lo = justAbove;
                 gLo = g;
                 hi = std::max(hi, 2 * lo);
@@ -90,7 +105,7 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
                 gHi = g;
             }
         }
-        if (std::isnan(gHi)) {
+        if (!found && std::isnan(gHi)) {
             for (int doubling = 0; (gHi = slack(hi)) < 0; ++doubling) {
                 if (doubling == kMaxSteps)
                     return {};
@@ -101,7 +116,7 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
         }
         int kept = 0; // +1: the last step moved hi, -1: it moved lo
         double widthBefore = hi - lo;
-        for (int i = 0; i < kMaxSteps && hi - lo > kRelativeGap * hi; ++i) {
+        for (int i = 0; !found && i < kMaxSteps && hi - lo > kRelativeGap * hi; ++i) {
             const double width = hi - lo;
             // Bisect while lo's value is unknown, and every other step once interpolation stops halving the bracket.
             const bool bisect = std::isnan(gLo) || (i % 2 == 1 && width > widthBefore / 2);
@@ -133,6 +148,9 @@ std::vector<double> minMaxRhoAllocation(const AllocationInput& in, const std::ve
     if (point == RhoPoint::Ecos)
         if (auto x = ecosFeasiblePoint(in, floor); !x.empty())
             return x;
+    if (point == RhoPoint::Central)
+        if (auto x = floorAnalyticCentre(in, floor); !x.empty())
+            return x;
     allocationLp().setThroughputFloors(floor);
     if (!allocationLp().solveInterior(policy))
         return {};
@@ -154,12 +172,15 @@ namespace {
  * thr_j >= b_j / (z - a_j): min z is found by bisection (z above max a_j, doubled until feasible, halved to a
  * relative gap of 1e-6). When the types are alike for every job (the agnostic variant on Gavel's traces) each
  * step is decided in closed form (pooledMaxUniformScale); otherwise z* is found from max_j a_j + b_j / best rate_j
- * (tried just above first: it is z* at most recomputations on Gavel's traces) by regula falsi on the floor-slack LP
- * (floor_slack_lp.h), one or a few solves instead of the bisection's 21 feasibility solves. At z* the point
- * comes from CLP's barrier, inside the optimal face as the end of Gavel's ECOS on its min-max SOCP is; the agnostic
- * variant takes ECOS' point of the feasibility LP at z* instead (ecosFeasiblePoint, CLP's barrier its fallback): as
- * close to Gavel on the three validation traces (within 0.3%, docs/validation.md) for a third of the cost. When nothing
- * is feasible Gavel falls back to the Isolated allocation; so does Orrery.
+ * (tried just above first: it is z* at most recomputations on Gavel's traces, and a greedy point meeting the floors
+ * there, floor_greedy_point.h, settles it without an LP) by regula falsi on the floor-slack LP (floor_slack_lp.h),
+ * one or a few solves instead of the bisection's 21 feasibility solves. At z* the point is the analytic centre of
+ * the feasibility LP (floorAnalyticCentre: structured Newton steps from a greedy start; CLP's barrier, which heads for
+ * the same point, where no start is found), inside the optimal face as the end of Gavel's ECOS on its min-max SOCP
+ * is, and closer to Gavel's average JCT than CLP's barrier point was (docs/validation.md); the agnostic variant takes
+ * ECOS' point of the feasibility LP at z* instead (ecosFeasiblePoint, CLP's barrier its fallback): as close to Gavel
+ * on the three validation traces (within 0.3%) for a third of the cost. When nothing is feasible Gavel falls back to
+ * the Isolated allocation; so does Orrery.
  *
  * The agnostic variant (FinishTimeFairnessPolicy) gives every type the job's rate on the fastest type (Gavel's
  * V100) and, its name lacking "Perf", shuffles types each round.

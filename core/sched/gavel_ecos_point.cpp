@@ -327,7 +327,7 @@ std::vector<double> ecosMaxSumPoint(const AllocationInput& in, bool mergeAlike)
     // Alike jobs (one demand and rate row) are identical columns of the LP: from ECOS' starting point, equal on
     // them, every step keeps them equal to the bit (each job's arithmetic is the same), so the method runs on one
     // row of cells per class (AllocationOperator, sums still over every job) and each job takes its class's point.
-    // A trace has a few dozen job kinds: 2-3x fewer rows (docs/performance.md, "Fifth pass").
+    // A trace has a few dozen job kinds: 2-3x fewer rows (docs/performance.md, "Sixth pass").
     const AlikeJobs classes = mergeAlike ? alikeJobs(in.jobs, in.types, in.demand, in.rate) : eachJobAlone(in.jobs);
     const std::size_t K = classes.count();
     AllocationInput reduced{static_cast<int>(K), in.types, std::vector<double>(K * T), std::vector<int>(K * T),

@@ -102,7 +102,8 @@ std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vect
 std::vector<double> ecosMaxSumPoint(const AllocationInput& in, bool mergeAlike = true);
 /** Which point of the (thin) feasible set at finish-time fairness' optimum z* an allocation takes. */
 enum class RhoPoint {
-    Central, ///< CLP's barrier: near the analytic centre, as where ECOS ends on Gavel's min-max SOCP
+    Central, ///< the analytic centre (floorAnalyticCentre; CLP's barrier, which heads for it, when no start is found),
+             ///< as near where ECOS ends on Gavel's min-max SOCP
     Ecos,    ///< ECOS' point of the feasibility LP at z* (ecosFeasiblePoint; CLP's barrier when it fails)
 };
 /**

@@ -26,6 +26,11 @@ Precision modes
     bf16  model.to(torch.bfloat16): weights, gradients and AdamW states all bf16, no fp32 master copy
           ("pure half", Lightning's bf16-true) -> Orrery: precision bf16, autocast 0, pure_half 1.
 
+Kernel profile (--profile-steps N): after the timed steps, N more run under torch.profiler; the row gets "kernels":
+    GPU time per step by kind of kernel (gemm, attention, optimizer, elementwise, norm, reduction, loss, index, copy,
+    other; kinds from the kernel names, kernel_kind()), kernel counts, GPU-busy and wall time per step, the top 12
+    kernels. The profiled steps are not part of the timing.
+
 Output (--out DIR): torch_training.jsonl, a header object (machine, versions, command line) then one JSON
 object per configuration, flushed and fsync'd after each, so a kill leaves all finished rows.
 scripts/validation/torch_training_to_csv.py turns it into rows of data/validation/*.csv:
@@ -403,6 +408,57 @@ def build_model(m, seq, dropout, dev, mode, recompute="none"):
     return model
 
 
+def kernel_kind(name):
+    """The estimator's kinds of GPU work (docs/models/throughput.md), from a CUDA kernel's name."""
+    n = name.lower()
+    if "flash" in n or "fmha" in n or "attention" in n:
+        return "attention"
+    if "multi_tensor_apply" in n or "foreach" in n:
+        return "optimizer"
+    if any(k in n for k in ("gemm", "cutlass", "xmma", "nvjet", "cublas", "wgmma", "sm90_", "sm80_", "ampere_")):
+        return "gemm"
+    if "memcpy" in n or "memset" in n:
+        return "copy"
+    if "softmax" in n or "cross_entropy" in n or "nll_loss" in n:
+        return "loss"
+    if "norm" in n:
+        return "norm"
+    if "reduce" in n:
+        return "reduction"
+    if "elementwise" in n or "vectorized" in n or "unrolled" in n:
+        return "elementwise"
+    if "cat" in n or "index" in n or "embedding" in n or "gather" in n or "scatter" in n:
+        return "index"
+    return "other"
+
+
+def profile_kernels(step, dev, steps):
+    """GPU kernel time per step by kind (torch.profiler), the wall time of the profiled steps, the top kernels."""
+    from torch.profiler import ProfilerActivity, profile
+    sync(dev)
+    t0 = time.perf_counter()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            step()
+        sync(dev)
+    wall = (time.perf_counter() - t0) / steps
+    by_kind, count, by_name = {}, {}, {}
+    for e in prof.events():
+        if e.device_type != torch.autograd.DeviceType.CUDA:
+            continue
+        us = e.time_range.elapsed_us()
+        k = kernel_kind(e.name)
+        by_kind[k] = by_kind.get(k, 0.0) + us
+        count[k] = count.get(k, 0) + 1
+        by_name[e.name] = by_name.get(e.name, 0.0) + us
+    top = sorted(by_name.items(), key=lambda kv: -kv[1])[:12]
+    return {"steps": steps, "wall_ms_per_step": round(wall * 1e3, 3),
+            "kernel_ms_per_step": {k: round(v / steps / 1e3, 3) for k, v in sorted(by_kind.items())},
+            "kernels_per_step": {k: v // steps for k, v in sorted(count.items())},
+            "busy_ms_per_step": round(sum(by_kind.values()) / steps / 1e3, 3),
+            "top": [[n[:120], round(v / steps / 1e3, 3)] for n, v in top]}
+
+
 def run_config(row, m, args, dev, devmem, deadline):
     """Measures one configuration, filling `row`. Raises the OOM error through (the caller frees)."""
     mb, seq, mode = row["micro_batch"], row["seq"], row["mode"]
@@ -503,6 +559,8 @@ def run_config(row, m, args, dev, devmem, deadline):
         if row["device_used_bytes"] is not None:
             row["device_used_gib"] = round(row["device_used_bytes"] / GiB, 3)
             row["device_minus_reserved_bytes"] = row["device_used_bytes"] - row["reserved_end_bytes"]
+    if args.profile_steps > 0:
+        row["kernels"] = profile_kernels(step, dev, args.profile_steps)
     row["status"] = "ok"
 
 
@@ -532,6 +590,9 @@ def main():
     ap.add_argument("--dropout", type=float, default=None,
                     help="override the dropout (default: 0.1 for the gpt2 family, as GPT-2 trains; 0 otherwise)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--profile-steps", type=int, default=0,
+                    help="after the timed steps, run this many more under torch.profiler and record the GPU kernel "
+                         "time per step by kind (gemm, attention, optimizer, elementwise, norm, ...) in the row")
     ap.add_argument("--list", action="store_true",
                     help="print the configurations (in order) with their parameter counts against "
                          "published_params, then exit without measuring")

@@ -60,6 +60,8 @@ def read_jsonl(path):
             if o.get("type") == "header":
                 header = o
             elif o.get("type") == "config":
+                # Files of several runs concatenated: each row keeps the header of the run that measured it.
+                o["_header"] = header
                 rows.append(o)
     if header is None:
         sys.exit(path + ": no header object")
@@ -140,23 +142,26 @@ def main():
             rid += "-ga%d" % r["grad_accum"]
         if r.get("recompute", "none") != "none":
             rid += "-rc" + r["recompute"]
-        if r["seq"] != 1024 and not r["model"].startswith("openllama"):
-            rid += "-s%d" % r["seq"]
 
         def with_pure(values, pure=pure):
             return lambda cols: dict(values, **({"pure_half": "1" if pure else "0"} if "pure_half" in cols else {}))
 
+        run = r.get("_header") or header
+        source = ("Orrery's own measurement: %s %s, PyTorch %s eager%s, scripts/validation/measure_torch_training.py"
+                  % (run.get("gpu_name"), (run.get("date_utc") or "")[:10], run.get("torch", "?").split("+")[0],
+                     " + torch.compile" if run.get("compile") else ""))
+        ctx = (run.get("cuda_context") or {}).get("context_bytes")
         common_note = ("%s; dropout %g; AdamW default foreach; %d timed steps after %d warm-up: median %.4f s, "
                        "min %.4f s, %.0f tokens/s, %.1f model TFLOP/s (6P+12Lhs per token)" % (
                            "autocast bf16, fp32 weights/grads/AdamW states" if not pure else
                            "pure bf16 (model.to(bfloat16)): bf16 weights/grads/AdamW states, no fp32 master",
-                           r["dropout"], r["steps_timed"], header.get("warmup_steps", 0), r["step_median_s"],
+                           r["dropout"], r["steps_timed"], run.get("warmup_steps", 0), r["step_median_s"],
                            r["step_min_s"], r["tokens_per_s"], r["tflops"]))
         t = {"id": rid, "model": r["model"], "seq": r["seq"], "gpu": gpu, "gpus": 1, "gpus_per_node": 1,
              "inter_gb_s": 25, "tp": 1, "pp": 1, "dp": 1, "batch": r["batch"], "micro_batch": r["micro_batch"],
              "precision": "bf16", "recompute": r.get("recompute", "none"), "sequence_parallel": 0, "zero": 0, "flash_attn": 1,
              "measured_iteration_s": fmt(r["step_median_s"], 5), "source": source + "; " + common_note,
-             "framework": args.framework, "autocast": 1 if r["autocast"] else 0}
+             "framework": args.framework, "autocast": 1 if r["autocast"] else 0, "optimizer": "adamw"}
         m = {"group": prefix, "model": r["model"], "gpu": gpu, "batch": r["batch"], "micro_batch": r["micro_batch"],
              "seq": r["seq"], "dp": 1, "tp": 1, "pp": 1, "stage": "", "zero": 0, "precision": "bf16",
              "optimizer": "adamw", "recompute": r.get("recompute", "none"), "flash_attn": 1, "sequence_parallel": 0,

@@ -127,8 +127,8 @@ private slots:
         // through ECOS itself (the solver Gavel's cvxpy calls) behind the cvxpy stand-in (docs/validation.md).
         // min_total_duration(_perf) and max_sum_throughput_perf take ECOS' point of their LP (opt::solveHomogeneous)
         // and agree to the second; finish-time fairness finds the optimum of ECOS' SOCP by a search over LPs and
-        // takes a point of its optimal set (CLP's barrier, or ECOS' point for the agnostic variant): within 1%,
-        // asserted at 2%. Isolated and AlloX solve no LP.
+        // takes a point of its optimal set (its analytic centre for _perf: 0.03% off, asserted at 0.5%; ECOS' point
+        // for the agnostic variant: within 1%, asserted at 2%). Isolated and AlloX solve no LP.
         const std::string trace = test::sharedDataPath("gavel/traces/poisson1000_1gpu_lam150_seed0.trace");
         if (trace.empty() || test::sharedDataPath("gavel/simulation_throughputs.json").empty())
             QSKIP("shared Gavel data not present");
@@ -145,7 +145,7 @@ private slots:
             {"max_sum_throughput_perf", 9336.279, 1e-3},
             {"min_total_duration_perf", 10244.313, 1e-3},
             {"min_total_duration", 13295.738, 1e-3},
-            {"finish_time_fairness_perf", 9730.735, 0.02},
+            {"finish_time_fairness_perf", 9730.735, 0.005},
             {"finish_time_fairness", 13301.179, 0.02},
         };
         std::vector<std::string> names;

@@ -10,6 +10,7 @@
 #include "opt/linear_model.h"
 #include "opt/linear_program.h"
 #include "opt/milp.h"
+#include "opt/small_cholesky.h"
 #include "opt/solver_clock.h"
 #include "sched/registry.h"
 #include "sim/simulator.h"
@@ -204,6 +205,30 @@ private slots:
             }
         }
         QVERIFY(sawInaccurate);
+    }
+
+    void smallCholeskySolves()
+    {
+        // A = L L' with L = [[2, 0, 0], [1, 3, 0], [-1, 2, 1]]: A = [[4, 2, -2], [2, 10, 5], [-2, 5, 6]].
+        double a[9] = {4, 2, -2, 2, 10, 5, -2, 5, 6};
+        QVERIFY(opt::choleskyFactor(a, 3));
+        QCOMPARE(a[0], 2.0);
+        QCOMPARE(a[3], 1.0);
+        QCOMPARE(a[4], 3.0);
+        QCOMPARE(a[6], -1.0);
+        QCOMPARE(a[7], 2.0);
+        QCOMPARE(a[8], 1.0);
+        // A (1, -1, 2)' = (-2, 2, 5)'.
+        double v[3] = {-2, 2, 5};
+        opt::choleskySolve(a, 3, v);
+        QVERIFY(std::abs(v[0] - 1) < 1e-14 && std::abs(v[1] + 1) < 1e-14 && std::abs(v[2] - 2) < 1e-14);
+        // Indefinite, singular, or not a number: refused.
+        double indefinite[4] = {1, 2, 2, 1};
+        QVERIFY(!opt::choleskyFactor(indefinite, 2));
+        double singular[4] = {1, 1, 1, 1};
+        QVERIFY(!opt::choleskyFactor(singular, 2));
+        double nan[1] = {std::nan("")};
+        QVERIFY(!opt::choleskyFactor(nan, 1));
     }
 
     void modelIsColumnMajorInRowOrder()

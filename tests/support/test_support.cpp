@@ -1,9 +1,12 @@
 #include "test_support.h"
 
 #include "io/error.h"
+#include "util/text.h"
 
 #include <QFileInfo>
 #include <QProcess>
+
+#include <fstream>
 
 namespace orrery::test {
 
@@ -16,6 +19,21 @@ std::string sharedDataPath(const std::string& relative)
 {
     const std::string path = std::string(ORRERY_SHARED_DATA_DIR) + "/" + relative;
     return QFileInfo::exists(QString::fromStdString(path)) ? path : std::string();
+}
+
+int manifestLines(const std::string& relative)
+{
+    const std::string manifest = sharedDataPath("MANIFEST.tsv");
+    if (manifest.empty())
+        return -1;
+    std::ifstream in(manifest);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto f = util::split(line, '\t');
+        if (f.size() >= 3 && f[0] == relative)
+            return std::stoi(f[2]);
+    }
+    return -1;
 }
 
 std::string cliPath()

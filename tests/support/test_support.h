@@ -50,6 +50,9 @@ protected:
 std::string sourcePath(const std::string& relative);
 /** Path of a file under ../shared/data; empty when the shared data is absent. */
 std::string sharedDataPath(const std::string& relative);
+/** Non-blank line count of a shared data file as ../shared/data/MANIFEST.tsv gives it (header included); -1 when
+ * absent. */
+int manifestLines(const std::string& relative);
 /** The built orrery-cli. */
 std::string cliPath();
 
