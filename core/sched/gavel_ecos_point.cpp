@@ -40,8 +40,11 @@ template <class Size> bool choleskyOf(double* a, Size size)
     return true;
 }
 
-/** v := (L L')^-1 v for the factor at l left by choleskyOf(). */
-template <class Size> void choleskySolveOf(const double* l, Size size, double* v)
+/**
+ * v := (L L')^-1 v for the factor at l left by choleskyOf(). Always inlined: it runs once per class and solve, and as
+ * a call it kept the per-class loops from holding their operands in registers.
+ */
+template <class Size> [[gnu::always_inline]] inline void choleskySolveOf(const double* l, Size size, double* v)
 {
     const std::size_t n = size;
     for (std::size_t i = 0; i < n; ++i) {
