@@ -62,6 +62,6 @@ void registerCatalogCommands(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(90, registerCatalogCommands);
+ORRERY_CLI_COMMAND(90, registerCatalogCommands, "gpus", "models");
 
 } // namespace orrery::cli

@@ -143,6 +143,6 @@ void registerImportCommand(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(20, registerImportCommand);
+ORRERY_CLI_COMMAND(20, registerImportCommand, "import");
 
 } // namespace orrery::cli

@@ -83,6 +83,6 @@ void registerMemoryCommand(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(30, registerMemoryCommand);
+ORRERY_CLI_COMMAND(30, registerMemoryCommand, "memory");
 
 } // namespace orrery::cli

@@ -211,6 +211,6 @@ void registerPlanCommand(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(32, registerPlanCommand);
+ORRERY_CLI_COMMAND(32, registerPlanCommand, "plan");
 
 } // namespace orrery::cli

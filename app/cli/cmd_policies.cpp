@@ -90,6 +90,6 @@ void registerPolicies(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(70, registerPolicies);
+ORRERY_CLI_COMMAND(70, registerPolicies, "policies");
 
 } // namespace orrery::cli

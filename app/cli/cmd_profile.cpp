@@ -148,6 +148,6 @@ void registerProfileCommand(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(95, registerProfileCommand);
+ORRERY_CLI_COMMAND(95, registerProfileCommand, "profile");
 
 } // namespace orrery::cli

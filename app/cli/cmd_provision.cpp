@@ -273,6 +273,6 @@ void registerProvisionCommand(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(40, registerProvisionCommand);
+ORRERY_CLI_COMMAND(40, registerProvisionCommand, "provision");
 
 } // namespace orrery::cli

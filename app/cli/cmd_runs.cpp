@@ -290,6 +290,6 @@ void registerRunsCommands(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(60, registerRunsCommands);
+ORRERY_CLI_COMMAND(60, registerRunsCommands, "runs");
 
 } // namespace orrery::cli

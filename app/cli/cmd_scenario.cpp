@@ -145,6 +145,6 @@ void registerScenarioCommands(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(10, registerScenarioCommands);
+ORRERY_CLI_COMMAND(10, registerScenarioCommands, "scenario");
 
 } // namespace orrery::cli

@@ -419,6 +419,6 @@ void registerServe(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(45, registerServe);
+ORRERY_CLI_COMMAND(45, registerServe, "serve");
 
 } // namespace orrery::cli

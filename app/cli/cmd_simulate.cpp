@@ -258,6 +258,6 @@ void registerSimulate(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(50, registerSimulate);
+ORRERY_CLI_COMMAND(50, registerSimulate, "simulate");
 
 } // namespace orrery::cli

@@ -431,6 +431,6 @@ void registerSweep(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(55, registerSweep);
+ORRERY_CLI_COMMAND(55, registerSweep, "sweep");
 
 } // namespace orrery::cli

@@ -81,6 +81,6 @@ void registerThroughputCommand(CLI::App& app)
 
 } // namespace
 
-ORRERY_CLI_COMMAND(31, registerThroughputCommand);
+ORRERY_CLI_COMMAND(31, registerThroughputCommand, "throughput");
 
 } // namespace orrery::cli

@@ -79,7 +79,7 @@ int main(int argc, char** argv)
            "Calibration file(s) from `orrery-cli profile`: measured curves replace the catalog defaults of "
            "that GPU type (also $ORRERY_CALIBRATION, colon-separated). Give it before the command.")
         ->type_name("FILE");
-    orrery::cli::registerAllCommands(app);
+    orrery::cli::registerCommands(app, argc, argv);
 
     try {
         orrery::profile::applyCalibrations(orrery::profile::calibrationFilesFromEnvironment());

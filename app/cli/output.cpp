@@ -3,28 +3,48 @@
 #include <algorithm>
 #include <cctype>
 #include <iostream>
+#include <string_view>
 
 namespace orrery::cli {
 
 namespace {
-std::vector<std::pair<int, RegisterFn>>& registry()
+
+struct Registration
 {
-    static std::vector<std::pair<int, RegisterFn>> r;
+    int order;
+    RegisterFn fn;
+    std::vector<std::string_view> names;
+};
+
+std::vector<Registration>& registry()
+{
+    static std::vector<Registration> r;
     return r;
 }
+
 } // namespace
 
-CommandRegistration::CommandRegistration(int order, RegisterFn fn)
+CommandRegistration::CommandRegistration(int order, RegisterFn fn, std::initializer_list<const char*> names)
 {
-    registry().emplace_back(order, fn);
+    registry().push_back({order, fn, std::vector<std::string_view>(names.begin(), names.end())});
 }
 
-void registerAllCommands(CLI::App& app)
+void registerCommands(CLI::App& app, int argc, const char* const* argv)
 {
     auto r = registry();
-    std::stable_sort(r.begin(), r.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [order, fn] : r)
-        fn(app);
+    std::stable_sort(r.begin(), r.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "--version")
+            break; // the main program's help lists every command
+        for (const auto& entry : r)
+            if (std::find(entry.names.begin(), entry.names.end(), arg) != entry.names.end()) {
+                entry.fn(app);
+                return;
+            }
+    }
+    for (const auto& entry : r)
+        entry.fn(app);
 }
 
 void printJson(const nlohmann::json& doc)

@@ -3,9 +3,11 @@
 #include "opt/solver_clock.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace orrery::opt {
 
@@ -28,9 +30,42 @@ double dot(const std::vector<double>& a, const std::vector<double>& b)
     return std::inner_product(a.begin(), a.end(), b.begin(), 0.0);
 }
 
-double norm(const std::vector<double>& a)
+/** a'b over the larger LP that `expanded` lists (LpOperator::expandedRows, expandedColumns); empty: dot(a, b). */
+double dot(const std::vector<double>& a, const std::vector<double>& b, const std::vector<int>& expanded)
 {
-    return std::sqrt(dot(a, a));
+    if (expanded.empty())
+        return dot(a, b);
+    double sum = 0;
+    for (const int i : expanded)
+        sum += a[static_cast<std::size_t>(i)] * b[static_cast<std::size_t>(i)];
+    return sum;
+}
+
+/**
+ * N inner products a_k'b_k at once, each summed in dot(a, b, expanded)'s order, so each is that dot to the bit; their
+ * additions interleave, so each sum waits on its own last addition only, not on all the others' too.
+ */
+template <std::size_t N>
+std::array<double, N> dots(const std::array<std::pair<const std::vector<double>*, const std::vector<double>*>, N>& ab,
+                           const std::vector<int>& expanded)
+{
+    std::array<const double*, N> a, b;
+    for (std::size_t k = 0; k < N; ++k) {
+        a[k] = ab[k].first->data();
+        b[k] = ab[k].second->data();
+    }
+    std::array<double, N> sum{};
+    const auto add = [&](std::size_t i) {
+        for (std::size_t k = 0; k < N; ++k)
+            sum[k] = sum[k] + a[k][i] * b[k][i];
+    };
+    if (expanded.empty())
+        for (std::size_t i = 0; i < ab[0].first->size(); ++i)
+            add(i);
+    else
+        for (const int i : expanded)
+            add(static_cast<std::size_t>(i));
+    return sum;
 }
 
 /** G with ECOS' Ruiz equilibration applied: G~ = diag(1/r) G diag(1/e), r per row, e per column. */
@@ -133,6 +168,8 @@ private:
             dx[k] += bx[k];
         m_g.solve(dx);
         m_g.multiply(dx, dz);
+        if (m_refinementSteps > 0)
+            m_gdx = dz; // G dx, which the refinement's first residual needs again
         for (std::size_t i = 0; i < bz.size(); ++i)
             dz[i] = (dz[i] - bz[i]) / m_v[i];
     }
@@ -153,7 +190,10 @@ private:
             m_g.multiplyTransposed(dz, m_ex);
             for (std::size_t k = 0; k < bx.size(); ++k)
                 m_ex[k] = bx[k] - m_ex[k];
-            m_g.multiply(dx, m_ez);
+            if (step == 0)
+                m_ez = m_gdx; // the solve's own G dx: dx has not changed since
+            else
+                m_g.multiply(dx, m_ez);
             for (std::size_t i = 0; i < bz.size(); ++i)
                 m_ez[i] = bz[i] - (m_ez[i] - m_v[i] * dz[i]);
             const double error = std::max(infNorm(m_ex), infNorm(m_ez));
@@ -177,7 +217,7 @@ private:
 
     Equilibrated& m_g;
     int m_refinementSteps;
-    std::vector<double> m_v, m_tmp, m_ex, m_ez, m_cx, m_cz;
+    std::vector<double> m_v, m_tmp, m_ex, m_ez, m_cx, m_cz, m_gdx;
 };
 
 /** ECOS' bring2cone on the orthant: r + (1 + alpha) e with alpha = max(-0.99, the largest -r_i over r_i <= 0). */
@@ -287,10 +327,13 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
     bringToCone(z);
     double tau = 1, kappa = 1;
 
-    const double resx0 = std::max(1.0, norm(c)), resz0 = std::max(1.0, norm(h));
-    const double degree = static_cast<double>(m);
+    // The larger LP's rows and columns when `op` stands for one with copies (LpOperator::expandedRows).
+    const std::vector<int> rowsExpanded = op.expandedRows(), columnsExpanded = op.expandedColumns();
+    const double resx0 = std::max(1.0, std::sqrt(dot(c, c, columnsExpanded)));
+    const double resz0 = std::max(1.0, std::sqrt(dot(h, h, rowsExpanded)));
+    const double degree = static_cast<double>(rowsExpanded.empty() ? m : rowsExpanded.size());
     std::vector<double> rx(n), rz(m), w(m), lambda(m), v(m), dx1(n), dz1(m), dx2(n), dz2(m), bz(m);
-    std::vector<double> wdz(m), dsByW(m), ds(m), ds1(m);
+    std::vector<double> wdz(m), dsByW(m), ds(m), ds1(m), rxBefore(n), rzBefore(m);
     double presPrev = 0, step = 0;
     // ECOS' best iterate so far, returned when a failure path ends the solve.
     IterateStats best;
@@ -328,22 +371,28 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
         g.multiplyTransposed(z, rx);
         for (double& r : rx)
             r = -r;
-        const double hresx = norm(rx);
+        rxBefore = rx;
         for (std::size_t k = 0; k < n; ++k)
             rx[k] -= tau * c[k];
         g.multiply(x, rz);
         for (std::size_t i = 0; i < m; ++i)
             rz[i] += s[i];
-        const double hresz = norm(rz);
+        rzBefore = rz;
         for (std::size_t i = 0; i < m; ++i)
             rz[i] -= tau * h[i];
+        // ECOS' norms and products of the iterate, the columns' and the rows' each in one pass.
+        const auto [rxBefore2, cxSum, nx2, rx2] =
+            dots<4>({{{&rxBefore, &rxBefore}, {&c, &x}, {&x, &x}, {&rx, &rx}}}, columnsExpanded);
+        const auto [rzBefore2, hzSum, ns2, nz2, gapSum, rz2] =
+            dots<6>({{{&rzBefore, &rzBefore}, {&h, &z}, {&s, &s}, {&z, &z}, {&s, &z}, {&rz, &rz}}}, rowsExpanded);
+        const double hresx = std::sqrt(rxBefore2), hresz = std::sqrt(rzBefore2);
         IterateStats st;
-        st.cx = dot(c, x);
-        st.hz = dot(h, z);
+        st.cx = cxSum;
+        st.hz = hzSum;
         const double cx = st.cx, hz = st.hz;
         const double rt = kappa + cx + hz;
-        const double nx = norm(x), ns = norm(s), nz = norm(z);
-        st.gap = dot(s, z);
+        const double nx = std::sqrt(nx2), ns = std::sqrt(ns2), nz = std::sqrt(nz2);
+        st.gap = gapSum;
         const double gap = st.gap;
         st.mu = (gap + kappa * tau) / (degree + 1);
         const double mu = st.mu;
@@ -352,8 +401,8 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
             st.relgap = gap / -pcost;
         else if (dcost > 0)
             st.relgap = gap / dcost;
-        st.pres = norm(rz) / std::max(resz0 + nx + ns, 1.0) / tau;
-        st.dres = norm(rx) / std::max(resx0 + nz, 1.0) / tau;
+        st.pres = std::sqrt(rz2) / std::max(resz0 + nx + ns, 1.0) / tau;
+        st.dres = std::sqrt(rx2) / std::max(resx0 + nz, 1.0) / tau;
         if (hz / std::max(nz, 1.0) < -options.relTol)
             st.pinfres = hresx / std::max(nz, 1.0);
         if (cx / std::max(nx, 1.0) < -options.relTol)
@@ -393,8 +442,10 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
         for (std::size_t i = 0; i < m; ++i)
             bz[i] = s[i] - rz[i];
         kkt.solve(rx, bz, dx2, dz2);
-        const double dtauDenom = kappa / tau - dot(c, dx1) - dot(h, dz1);
-        const double dtauAff = (rt - kappa + dot(c, dx2) + dot(h, dz2)) / dtauDenom;
+        const auto [cdx1, cdx2] = dots<2>({{{&c, &dx1}, {&c, &dx2}}}, columnsExpanded);
+        const auto [hdz1, hdz2] = dots<2>({{{&h, &dz1}, {&h, &dz2}}}, rowsExpanded);
+        const double dtauDenom = kappa / tau - cdx1 - hdz1;
+        const double dtauAff = (rt - kappa + cdx2 + hdz2) / dtauDenom;
         for (std::size_t i = 0; i < m; ++i) {
             dz2[i] += dtauAff * dz1[i];
             wdz[i] = w[i] * dz2[i];
@@ -414,7 +465,8 @@ HsdResult solveHomogeneous(LpOperator& op, const std::vector<double>& cIn, const
             rx[k] *= 1 - sigma;
         kkt.solve(rx, bz, dx2, dz2);
         const double bkappa = kappa * tau + dkappaAff * dtauAff - sigma * mu;
-        const double dtau = ((1 - sigma) * rt - bkappa / tau + dot(c, dx2) + dot(h, dz2)) / dtauDenom;
+        const double dtau =
+            ((1 - sigma) * rt - bkappa / tau + dot(c, dx2, columnsExpanded) + dot(h, dz2, rowsExpanded)) / dtauDenom;
         for (std::size_t k = 0; k < n; ++k)
             dx2[k] += dtau * dx1[k];
         for (std::size_t i = 0; i < m; ++i) {

@@ -27,6 +27,17 @@ public:
     virtual void solve(std::vector<double>& rhs) const = 0;
     /** Calls f(row, column, value) for every structurally non-zero entry of G. */
     virtual void forEachEntry(const std::function<void(int, int, double)>& f) const = 0;
+    /**
+     * When this operator stands for a larger LP whose rows and columns come in identical copies (alike jobs of an
+     * allocation LP, on which the method's iterates stay equal from its symmetric start): the larger LP's rows, in
+     * its order, each given as the row of this operator that stands for it; empty (the default): this operator's
+     * own rows. multiply() then gives the larger LP's products on the rows kept, multiplyTransposed() on the columns
+     * kept, and the method takes its norms, inner products and the barrier's degree over the larger LP, in its
+     * order, so that every step is the larger LP's to the bit.
+     */
+    virtual std::vector<int> expandedRows() const { return {}; }
+    /** As expandedRows(), for the columns. */
+    virtual std::vector<int> expandedColumns() const { return {}; }
 };
 
 /** How solveHomogeneous ended (ECOS' exit flags). */

@@ -96,9 +96,10 @@ std::vector<double> ecosFeasiblePoint(const AllocationInput& in, const std::vect
 /**
  * The point Gavel's ECOS returns for max_sum_throughput_perf's LP (maximise sum rate x under the base constraints,
  * as cvxpy states it), by the same method with ECOS' iterative refinement, clipped to [0, 1]; also ECOS' "close to
- * optimal" point, which cvxpy hands Gavel as optimal_inaccurate. Empty when neither is reached.
+ * optimal" point, which cvxpy hands Gavel as optimal_inaccurate. Empty when neither is reached. With `mergeAlike`,
+ * alike jobs (alike_jobs.h) share one row of the method's work; the point is the same to the last bit.
  */
-std::vector<double> ecosMaxSumPoint(const AllocationInput& in);
+std::vector<double> ecosMaxSumPoint(const AllocationInput& in, bool mergeAlike = true);
 /** Which point of the (thin) feasible set at finish-time fairness' optimum z* an allocation takes. */
 enum class RhoPoint {
     Central, ///< the analytic centre (floorAnalyticCentre; CLP's barrier, which heads for it, when no start is found),

@@ -1,6 +1,7 @@
 #include "sched/gavel_rounds.h"
 
 #include "sim/reference_scaling.h"
+#include "util/mostly_sorted.h"
 
 #include <fmt/format.h>
 
@@ -37,6 +38,8 @@ void GavelRounds::ensureSize(const sim::View& view)
     m_x.assign(cells, 0);
     m_inAlloc.assign(static_cast<std::size_t>(view.jobCount()), 0);
     m_workerTime.assign(m_types, 0);
+    m_chosen.assign(static_cast<std::size_t>(view.jobCount()), 0);
+    m_pickedType.assign(static_cast<std::size_t>(view.jobCount()), -1);
 }
 
 void GavelRounds::onArrival(const sim::View& view, int j)
@@ -134,11 +137,28 @@ void GavelRounds::schedule(sim::Decision& decision)
     std::vector<int> left(m_types);
     for (std::size_t t = 0; t < m_types; ++t)
         left[t] = view.totalGpus(static_cast<int>(t));
-    std::vector<char> chosen(static_cast<std::size_t>(view.jobCount()), 0);
-    std::vector<std::pair<int, int>> picks; // (job, type)
-    std::vector<Entry> entries;
+    // Per job, whether a type picked it and which: set for the last round's picks only, so only those are reset
+    // (a round costs the active jobs, not the trace's).
+    for (const auto& [j, t] : m_picks) {
+        m_chosen[static_cast<std::size_t>(j)] = 0;
+        m_pickedType[static_cast<std::size_t>(j)] = -1;
+    }
+    m_picks.clear();
+    std::vector<char>& chosen = m_chosen;
+    std::vector<std::pair<int, int>>& picks = m_picks; // (job, type)
+    // Entries with priority 0 rank below every other (the first key), so they are sorted only when the greedy pass
+    // reaches them: the same order as sorting all, in two parts. Gavel's FIFO policies never run them.
+    std::vector<Entry> ranked, unranked;
+    const auto byPriority = [](const Entry& a, const Entry& b) {
+        if (a.priority != b.priority)
+            return a.priority > b.priority;
+        if (a.deficit != b.deficit)
+            return a.deficit > b.deficit;
+        return a.x > b.x;
+    };
     for (int t : types) {
-        entries.clear();
+        ranked.clear();
+        unranked.clear();
         const double total = m_workerTime[static_cast<std::size_t>(t)];
         for (int j : active) {
             double priority = 0;
@@ -147,34 +167,34 @@ void GavelRounds::schedule(sim::Decision& decision)
                 const double share = total > 0 ? at(m_jobTime, j, t) / total : 0.0;
                 priority = share > 0 ? x / share : x * kNoShareYet;
             }
-            entries.push_back({j, priority, at(m_deficit, j, t), x});
+            (priority > 0 ? ranked : unranked).push_back({j, priority, at(m_deficit, j, t), x});
         }
-        std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-            if (a.priority != b.priority)
-                return a.priority > b.priority;
-            if (a.deficit != b.deficit)
-                return a.deficit > b.deficit;
-            return a.x > b.x;
-        });
-        for (const auto& e : entries) {
-            if (left[static_cast<std::size_t>(t)] == 0)
-                break;
-            if (chosen[static_cast<std::size_t>(e.job)] || w.rate(e.job, t) <= 0)
-                continue;
-            if (m_cfg.skipZeroPriority && e.priority <= 0)
-                continue;
-            const int demand = w.demandOn(e.job, t);
-            if (demand > left[static_cast<std::size_t>(t)])
-                continue;
-            left[static_cast<std::size_t>(t)] -= demand;
-            chosen[static_cast<std::size_t>(e.job)] = 1;
-            picks.emplace_back(e.job, t);
+        int& gpusLeft = left[static_cast<std::size_t>(t)];
+        const auto take = [&](const std::vector<Entry>& entries) {
+            for (const auto& e : entries) {
+                if (gpusLeft == 0)
+                    break;
+                if (chosen[static_cast<std::size_t>(e.job)] || w.rate(e.job, t) <= 0)
+                    continue;
+                const int demand = w.demandOn(e.job, t);
+                if (demand > gpusLeft)
+                    continue;
+                gpusLeft -= demand;
+                chosen[static_cast<std::size_t>(e.job)] = 1;
+                picks.emplace_back(e.job, t);
+            }
+        };
+        std::stable_sort(ranked.begin(), ranked.end(), byPriority);
+        take(ranked);
+        if (gpusLeft > 0 && !m_cfg.skipZeroPriority) {
+            std::stable_sort(unranked.begin(), unranked.end(), byPriority);
+            take(unranked);
         }
     }
 
     // 5. Placement: keep continuing jobs where they are, release the others, then place the rest,
     //    largest first to limit fragmentation.
-    std::vector<int> pickedType(static_cast<std::size_t>(view.jobCount()), -1);
+    std::vector<int>& pickedType = m_pickedType;
     for (const auto& [j, t] : picks)
         pickedType[static_cast<std::size_t>(j)] = t;
     const std::vector<int> running = view.running();
@@ -182,7 +202,8 @@ void GavelRounds::schedule(sim::Decision& decision)
         if (pickedType[static_cast<std::size_t>(j)] != view.typeOf(j))
             decision.release(j);
     // (a mixed job released here may get the same GPUs back in step 6: no restart is charged then)
-    std::stable_sort(picks.begin(), picks.end(), [&](const auto& a, const auto& b) {
+    // Often in order already (Gavel's traces: mostly one GPU per job).
+    util::stableSortMostlySorted(picks.begin(), picks.end(), [&](const auto& a, const auto& b) {
         return w.demandOn(a.first, a.second) > w.demandOn(b.first, b.second);
     });
     for (const auto& [j, t] : picks) {

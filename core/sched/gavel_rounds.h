@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace orrery::sched {
@@ -62,6 +63,9 @@ private:
     std::size_t m_types = 0;
     std::vector<double> m_jobTime, m_deficit, m_x; // per job x type
     std::vector<char> m_inAlloc;
+    std::vector<char> m_chosen;               // per job: picked by the last round
+    std::vector<int> m_pickedType;            // per job: the type it was picked on, -1 when none
+    std::vector<std::pair<int, int>> m_picks; // the last round's picks (job, type)
     std::vector<double> m_workerTime;
     struct Ran
     {

@@ -1,9 +1,9 @@
 #include "sched/max_min_lp.h"
 
 #include "opt/linear_program.h"
+#include "sched/alike_jobs.h"
 
 #include <algorithm>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -88,33 +88,9 @@ bool solveMaxMin(int jobs, int types, const std::vector<double>& c, const std::v
     // constraint are symmetric in them, so averaging any optimum over their permutations is optimal too.
     // One variable row per class, with its capacity use and throughput weighted by the class size,
     // is therefore the same LP, smaller by the number of duplicates (a trace has a few dozen job types).
-    std::vector<int> classOf(static_cast<std::size_t>(jobs));
-    std::vector<int> members;
-    std::vector<std::size_t> first; // a representative job per class
-    if (mergeIdentical) {
-        std::map<std::pair<std::vector<int>, std::vector<double>>, int> index;
-        for (int j = 0; j < jobs; ++j) {
-            const auto at = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(j) * T);
-            const auto row = c.begin() + at;
-            const auto demandRow = demand.begin() + at;
-            auto [it, added] =
-                index.try_emplace({std::vector<int>(demandRow, demandRow + static_cast<std::ptrdiff_t>(T)),
-                                   std::vector<double>(row, row + static_cast<std::ptrdiff_t>(T))},
-                                  static_cast<int>(members.size()));
-            if (added) {
-                members.push_back(0);
-                first.push_back(static_cast<std::size_t>(j));
-            }
-            ++members[static_cast<std::size_t>(it->second)];
-            classOf[static_cast<std::size_t>(j)] = it->second;
-        }
-    } else {
-        for (int j = 0; j < jobs; ++j) {
-            classOf[static_cast<std::size_t>(j)] = j;
-            members.push_back(1);
-            first.push_back(static_cast<std::size_t>(j));
-        }
-    }
+    const AlikeJobs classes = mergeIdentical ? alikeJobs(jobs, types, demand, c) : eachJobAlone(jobs);
+    const std::vector<int>& members = classes.members;
+    const std::vector<std::size_t>& first = classes.first;
     const auto K = members.size();
     std::vector<double> cK(K * T), weight(K * T);
     std::vector<int> use(K * T);
@@ -134,7 +110,7 @@ bool solveMaxMin(int jobs, int types, const std::vector<double>& c, const std::v
         return false;
     for (std::size_t j = 0; j < static_cast<std::size_t>(jobs); ++j)
         for (std::size_t t = 0; t < T; ++t)
-            x[j * T + t] = y[static_cast<std::size_t>(classOf[j]) * T + t];
+            x[j * T + t] = y[static_cast<std::size_t>(classes.classOf[j]) * T + t];
     return true;
 }
 

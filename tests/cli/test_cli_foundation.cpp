@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <sstream>
 
 using orrery::test::cliPath;
 using orrery::test::runCommand;
@@ -19,6 +20,33 @@ private slots:
         for (const char* cmd : {"scenario", "gpus", "models"})
             QVERIFY2(r.out.find(cmd) != std::string::npos, cmd);
         QVERIFY(r.out.find("not implemented") == std::string::npos);
+    }
+
+    void everyCommandHasItsHelp()
+    {
+        // main() registers only the command named on the command line (cli.h, registerCommands): each command's
+        // help must come out whole, as when every command is registered, and the main help must list them all.
+        const auto all = runCommand({cliPath(), "--help"});
+        QCOMPARE(all.exitCode, 0);
+        const std::size_t list = all.out.find("Subcommands:");
+        QVERIFY(list != std::string::npos);
+        std::istringstream lines(all.out.substr(list));
+        std::string line;
+        std::getline(lines, line);
+        int commands = 0;
+        while (std::getline(lines, line)) {
+            std::istringstream words(line);
+            std::string command;
+            if (!(words >> command))
+                continue;
+            const auto r = runCommand({cliPath(), command, "--help"});
+            QVERIFY2(r.exitCode == 0, command.c_str());
+            QVERIFY2(r.out.find(" " + command + " [OPTIONS]") != std::string::npos, (command + ": " + r.out).c_str());
+            // Help asked before the command word (every command registered then) is that command's help too.
+            QCOMPARE(runCommand({cliPath(), "--help", command}).out, r.out);
+            ++commands;
+        }
+        QVERIFY2(commands >= 14, qPrintable(QString::number(commands)));
     }
 
     void checkValidScenario()
