@@ -227,15 +227,8 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     std::mutex writing;
     std::exception_ptr writerError; // both under `writing`
     auto lastWrite = Clock::now();
-    // Batches of about half the queue, or what finished in the last kMaxStoreDelay when points are slow: large
-    // enough that a commit is shared by many points, small enough that progress and a kill lose little.
-    const std::size_t writeAt = std::max<std::size_t>(1, finished.maxPoints() / 2);
-    // A turn writes what waits, then goes on only while a batch's worth has gathered again: draining to the last
-    // point committed the few that other threads finished meanwhile as batches of their own, so that at --jobs 2 a
-    // default-scenario sweep made three times the commits of --jobs 1 and its store's turns took twice as long.
-    const auto writeFinished = [&](std::size_t moreAt) { // holding `writing`
-        for (auto batch = finished.take(kMaxBatch); !batch.empty();
-             batch = finished.size() >= moreAt ? finished.take(kMaxBatch) : std::vector<FinishedPoint>{}) {
+    const auto writeFinished = [&] { // holding `writing`
+        for (auto batch = finished.take(kMaxBatch); !batch.empty(); batch = finished.take(kMaxBatch)) {
             if (writerError)
                 continue; // dropped: the sweep ends with the error, and no thread may wait for room meanwhile
             try {
@@ -246,19 +239,20 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         }
         lastWrite = Clock::now();
     };
+    // Batches of about half the queue, or what finished in the last kMaxStoreDelay when points are slow: large
+    // enough that a commit is shared by many points, small enough that progress and a kill lose little.
+    const std::size_t writeAt = std::max<std::size_t>(1, finished.maxPoints() / 2);
     const auto handOver = [&](FinishedPoint& point) {
         while (!finished.tryPush(point)) {
             {
                 std::lock_guard lock(writing); // full: write it, or wait for the thread writing it
-                if (finished.tryPush(point))
-                    break; // that thread made room
-                writeFinished(writeAt);
+                writeFinished();
             }
             checkpointer.checkpoint();
         }
         std::unique_lock lock(writing, std::try_to_lock);
         if (lock && (finished.size() >= writeAt || Clock::now() - lastWrite >= kMaxStoreDelay)) {
-            writeFinished(writeAt);
+            writeFinished();
             lock.unlock(); // the next turn may start while this thread checkpoints
             checkpointer.checkpoint();
         }
@@ -321,7 +315,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     util::runWorkers(options.jobs, simulate.size(), worker);
     {
         std::lock_guard lock(writing);
-        writeFinished(1);
+        writeFinished();
         if (writerError)
             std::rethrow_exception(writerError);
     }
