@@ -7,6 +7,12 @@
 #include <optional>
 #include <string_view>
 
+namespace simdjson::dom {
+class element;
+class object;
+class parser;
+} // namespace simdjson::dom
+
 namespace orrery::io {
 
 /**
@@ -17,5 +23,17 @@ namespace orrery::io {
  * than 1,024) or an object with a duplicate key anywhere, kept members or not.
  */
 std::optional<nlohmann::json> fastParse(std::string_view text, KeepMember keep);
+
+/**
+ * The calling thread's simdjson parser, the one fastParse uses: a reader that walks simdjson's DOM itself (a large
+ * table read straight into its own types) shares its buffers rather than growing a second set.
+ */
+simdjson::dom::parser& threadJsonParser();
+
+/** False when an object's keys repeat (simdjson keeps both members; the strict parser refuses the text). */
+bool uniqueKeys(const simdjson::dom::object& object);
+
+/** False when any object in `value`, at any depth, repeats a key. */
+bool uniqueKeysThroughout(simdjson::dom::element value);
 
 } // namespace orrery::io

@@ -26,6 +26,7 @@ public:
     static GavelThroughputTable fromJsonText(const std::string& text, const std::string& fileLabel);
 
     using Row = std::map<std::pair<std::string, int>, double>;
+    using Rows = std::map<std::string, Row>; // catalog type name -> row
 
     /** The isolated steps/s, or -1 when the (type, job type, scale factor) triple is absent. */
     double lookup(const std::string& catalogType, const std::string& jobType, int scaleFactor) const;
@@ -37,11 +38,11 @@ public:
     const std::string& label() const { return m_label; }
 
 private:
-    std::map<std::string, Row> m_table; // catalog type name -> row
+    Rows m_table;
     std::string m_label;
 };
 
 /** Parses "('ResNet-18 (batch size 16)', 1)"; returns false when the key is not in that form. */
-bool parseGavelJobKey(const std::string& key, std::string& jobType, int& scaleFactor);
+bool parseGavelJobKey(std::string_view key, std::string& jobType, int& scaleFactor);
 
 } // namespace orrery::workload

@@ -7,6 +7,8 @@
 #include "sched/run_policies.h"
 #include "sim/gavel_throughputs.h"
 #include "sim/prepare_scenario.h"
+#include "util/text.h"
+#include "workload/gavel_throughput_table.h"
 
 #include <nlohmann/json.hpp>
 
@@ -84,6 +86,54 @@ private slots:
         } catch (const Error& e) {
             QVERIFY(std::string(e.what()).find("unknown worker type \"tpu\"") != std::string::npos);
         }
+    }
+
+    // The table is read straight from simdjson's DOM where the strict reader would accept the text; a text it could
+    // judge or read differently goes to the strict reader. A non-object "unconsolidated" row (skipped by the strict
+    // reader, refused by the fast one) sends Gavel's real file down the strict path: both tables must be equal.
+    void fastAndStrictReadersAgreeOnGavelsTable()
+    {
+        const std::string path = test::sharedDataPath("gavel/simulation_throughputs.json");
+        if (path.empty())
+            QSKIP("../shared/data/gavel is not present");
+        const auto fast = workload::GavelThroughputTable::fromFile(path);
+        std::string text = util::readFile(path);
+        const auto brace = text.find('{');
+        QVERIFY(brace != std::string::npos);
+        text.insert(brace + 1, R"("zz_unconsolidated": 1, )");
+        const auto strict = workload::GavelThroughputTable::fromJsonText(text, "t.json");
+        QCOMPARE(fast.workerTypes(), strict.workerTypes());
+        QCOMPARE(fast.workerTypes().size(), std::size_t{3});
+        std::size_t entries = 0;
+        for (const auto& type : fast.workerTypes()) {
+            QVERIFY(*fast.row(type) == *strict.row(type));
+            entries += fast.row(type)->size();
+        }
+        QCOMPARE(entries, std::size_t{3 * 83});
+        QCOMPARE(fast.lookup("k80", "ResNet-18 (batch size 16)", 1), 4.795294551566172);
+    }
+
+    void fastReaderLeavesTheStrictReadersCasesToIt()
+    {
+        // Two keys naming one (job type, scale factor): the strict reader takes them in key order, the last one wins.
+        const auto table = workload::GavelThroughputTable::fromJsonText(
+            R"J({"v100": {"('A3C', 1)": {"null": 2.5}, "('A3C', 01)": {"null": 7.0}}})J", "t.json");
+        QCOMPARE(table.lookup("v100-16gb", "A3C", 1), 2.5);
+        // A repeated key inside a co-location entry that nothing reads is still an error.
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 workload::GavelThroughputTable::fromJsonText(
+                                     R"J({"v100": {"('A3C', 1)": {"null": 2.5, "x": {"a": 1, "a": 2}}}})J", "t.json"));
+        QVERIFY_THROWS_EXCEPTION(
+            Error, workload::GavelThroughputTable::fromJsonText(
+                       R"J({"v100": {"('A3C', 1)": {"null": 2.5}, "('A3C', 1)": {"null": 3}}})J", "t.json"));
+        // Integers are throughputs too, as nlohmann's numbers were.
+        QCOMPARE(workload::GavelThroughputTable::fromJsonText(R"J({"k80": {"('A3C', 2)": {"null": 3}}})J", "t.json")
+                     .lookup("k80", "A3C", 2),
+                 3.0);
+        QVERIFY_THROWS_EXCEPTION(
+            Error, workload::GavelThroughputTable::fromJsonText(R"J({"k80": {"('A3C', 2)": {"n": 3}}})J", "t.json"));
+        QVERIFY_THROWS_EXCEPTION(Error, workload::GavelThroughputTable::fromJsonText(
+                                            R"J({"k80": {"('A3C', 2)": {"null": -1}}})J", "t.json"));
     }
 
     void poissonTraceMatchesGavel()
