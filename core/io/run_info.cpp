@@ -5,9 +5,15 @@ namespace orrery::io {
 store::RunInfo runInfoOf(const Scenario& scenario, const std::string& policy, std::uint64_t seed,
                          const nlohmann::json& extraOptions)
 {
+    return runInfoOf(scenario, scenarioToJsonText(scenario), policy, seed, extraOptions);
+}
+
+store::RunInfo runInfoOf(const Scenario& scenario, std::string scenarioText, const std::string& policy,
+                         std::uint64_t seed, const nlohmann::json& extraOptions)
+{
     store::RunInfo info;
     info.scenarioName = scenario.name;
-    info.scenarioJson = scenarioToJsonText(scenario);
+    info.scenarioJson = std::move(scenarioText);
     info.policy = policy;
     nlohmann::json options = scenarioOptionsToJson(scenario.options);
     for (const auto& [key, value] : extraOptions.items())

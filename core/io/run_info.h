@@ -20,5 +20,8 @@ namespace orrery::io {
  */
 store::RunInfo runInfoOf(const Scenario& scenario, const std::string& policy, std::uint64_t seed,
                          const nlohmann::json& extraOptions = nlohmann::json::object());
+/** The same, for a caller that holds scenarioToJsonText(scenario) already (a sweep's resolved scenarios). */
+store::RunInfo runInfoOf(const Scenario& scenario, std::string scenarioText, const std::string& policy,
+                         std::uint64_t seed, const nlohmann::json& extraOptions = nlohmann::json::object());
 
 } // namespace orrery::io

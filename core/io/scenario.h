@@ -75,6 +75,12 @@ struct Scenario
  * generators are validated, not expanded (see workload import).
  */
 Scenario parseScenario(const nlohmann::json& doc, const std::string& fileLabel);
+/**
+ * `base` with its "options" member replaced by `options` and read as parseScenario reads it: what parsing base's
+ * document with that member would give, without reading the cluster and the workload again (a sweep's seed axis
+ * resolves hundreds of scenarios that differ only there). Errors as parseScenario's.
+ */
+Scenario withOptions(const Scenario& base, const nlohmann::json& options, const std::string& fileLabel);
 Scenario parseScenarioText(const std::string& text, const std::string& fileLabel);
 Scenario loadScenario(const std::string& path);
 /** The scenario embedded in the binaries (data/scenarios/default.json). */
@@ -89,6 +95,13 @@ nlohmann::json scenarioOptionsToJson(const ScenarioOptions& options);
  * of every run's scenario, and saveScenario() writes the indented one.
  */
 std::string scenarioToJsonText(const Scenario& scenario, int indent = -1);
+/** The compact jobs part of scenarioToJsonText(scenario): the elements of its "jobs" array, comma-separated. */
+std::string compactJobsText(const Scenario& scenario);
+/**
+ * scenarioToJsonText(scenario) given compactJobsText of its jobs, computed once for scenarios that share them (a
+ * sweep's points that differ only in their options).
+ */
+std::string scenarioToJsonTextWithJobs(const Scenario& scenario, std::string_view jobsText);
 /** Writes atomically (temp file + rename). */
 void saveScenario(const Scenario& scenario, const std::string& path);
 

@@ -330,20 +330,33 @@ json scenarioToJson(const Scenario& s)
     return scenarioDocument(s, true);
 }
 
-std::string scenarioToJsonText(const Scenario& s, int indent)
+namespace {
+
+/** scenarioDocument(s).dump(indent) with the jobs array left empty, and where its "[]" is. */
+std::string textWithoutJobs(const Scenario& s, int indent, std::size_t& arrayAt)
 {
     std::string text = scenarioDocument(s, false).dump(indent);
-    if (s.workload.jobs.empty())
-        return text;
     // The jobs array was left empty; it is the only member "jobs" with an array value, and an
     // unescaped quote never occurs inside a dumped string, so this finds exactly that member.
     const std::string empty = indent >= 0 ? "\"jobs\": []" : "\"jobs\":[]";
     const std::size_t at = text.find(empty);
     if (at == std::string::npos || text.find(empty, at + 1) != std::string::npos)
         throw std::logic_error("scenarioToJsonText: the workload's jobs array is not where it was expected");
+    arrayAt = at + empty.size() - 2;
+    return text;
+}
+
+} // namespace
+
+std::string scenarioToJsonText(const Scenario& s, int indent)
+{
+    if (s.workload.jobs.empty())
+        return scenarioDocument(s, false).dump(indent);
+    std::size_t arrayAt = 0;
+    std::string text = textWithoutJobs(s, indent, arrayAt);
     // Pretty-printed, the array's elements sit one indent deeper than the line that opens it.
-    const std::size_t lineStart = text.rfind('\n', at) + 1; // npos + 1 == 0 on the first line
-    const std::size_t arrayIndent = at - lineStart;
+    const std::size_t lineStart = text.rfind('\n', arrayAt) + 1; // npos + 1 == 0 on the first line
+    const std::size_t arrayIndent = arrayAt - (sizeof("\"jobs\": ") - 1) - lineStart;
     const auto step = static_cast<std::size_t>(std::max(indent, 0));
     std::string jobs;
     jobs.reserve(s.workload.jobs.size() * (indent >= 0 ? 160 : 96));
@@ -360,7 +373,29 @@ std::string scenarioToJsonText(const Scenario& s, int indent)
         jobs += '\n';
         jobs.append(arrayIndent, ' ');
     }
-    text.insert(at + empty.size() - 1, jobs);
+    text.insert(arrayAt + 1, jobs);
+    return text;
+}
+
+std::string compactJobsText(const Scenario& s)
+{
+    std::string jobs;
+    jobs.reserve(s.workload.jobs.size() * 96);
+    for (std::size_t i = 0; i < s.workload.jobs.size(); ++i) {
+        if (i)
+            jobs += ',';
+        appendJobText(jobs, s.workload.jobs[i], -1, 0);
+    }
+    return jobs;
+}
+
+std::string scenarioToJsonTextWithJobs(const Scenario& s, std::string_view jobsText)
+{
+    if (s.workload.jobs.empty())
+        return scenarioDocument(s, false).dump();
+    std::size_t arrayAt = 0;
+    std::string text = textWithoutJobs(s, -1, arrayAt);
+    text.insert(arrayAt + 1, jobsText);
     return text;
 }
 

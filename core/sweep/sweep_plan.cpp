@@ -44,11 +44,59 @@ int groupIndex(const io::Scenario& base, const Axis& axis)
                             fmt::join(names, ", ")));
 }
 
-/** Applies the non-policy settings to the base scenario's JSON and reads the result back, checked. */
-std::shared_ptr<ResolvedScenario> applySettings(const io::Scenario& base, const json& baseDoc,
-                                                const std::vector<Setting>& settings)
+/** FNV-1a 64 of the point key's text up to the policy (ResolvedScenario::keyPrefixHash). */
+std::uint64_t pointKeyPrefixHash(const ResolvedScenario& scenario)
 {
-    json doc = baseDoc;
+    std::string text = "orrery-sweep-point 1\n";
+    text += scenario.text;
+    text += '\n';
+    text += scenario.edits.toJson().dump();
+    text += '\n';
+    return util::fnv1a64(text);
+}
+
+/** Settings that change only the scenario's "options" member, or nothing of its document (workload edits). */
+bool changesOptionsOnly(AxisKind kind)
+{
+    switch (kind) {
+    case AxisKind::Policy:
+    case AxisKind::Seed:
+    case AxisKind::EstimateError:
+    case AxisKind::ArrivalRateScale:
+    case AxisKind::JobLimit:
+        return true;
+    case AxisKind::NodeCount:
+    case AxisKind::ScaleNodes:
+    case AxisKind::GpuType:
+    case AxisKind::AddNodes:
+    case AxisKind::ModelMix:
+        return false;
+    }
+    return false;
+}
+
+/** The base scenario and what every resolution of it shares. */
+struct Base
+{
+    const io::Scenario& scenario;
+    const json& doc;
+    /** scenarioToJsonText of the base with seed 0: the workload key of every point that changes only the seed. */
+    std::string unseededText;
+    /** The base's io::compactJobsText, which every scenario that changes only the options shares. */
+    std::string jobsText;
+};
+
+/** Applies the non-policy settings to the base scenario's JSON and reads the result back, checked. */
+std::shared_ptr<ResolvedScenario> applySettings(const Base& b, const std::vector<Setting>& settings)
+{
+    const io::Scenario& base = b.scenario;
+    // Settings that touch only the options (a seed axis: hundreds of scenarios) re-read only the options against the
+    // base (io::withOptions); reading the whole document again was nine tenths of resolving such a sweep.
+    const bool optionsOnly = std::all_of(settings.begin(), settings.end(),
+                                         [](const Setting& s) { return changesOptionsOnly(s.axis->kind); });
+    json doc = optionsOnly ? json::object() : b.doc;
+    if (optionsOnly)
+        doc["options"] = b.doc.contains("options") ? b.doc["options"] : json::object();
     auto r = std::make_shared<ResolvedScenario>();
     for (const auto& s : settings) {
         const Axis& a = *s.axis;
@@ -113,21 +161,30 @@ std::shared_ptr<ResolvedScenario> applySettings(const io::Scenario& base, const 
         }
     }
     const std::string label = base.sourcePath.empty() ? "default.json" : util::baseName(base.sourcePath);
-    r->scenario = io::parseScenario(doc, label);
+    r->scenario = optionsOnly ? io::withOptions(base, doc["options"], label) : io::parseScenario(doc, label);
     r->scenario.sourcePath = base.sourcePath;
-    r->text = io::scenarioToJsonText(r->scenario);
+    // The jobs' text was most of the rest of resolving a seed axis: an options-only scenario has the base's jobs.
+    r->text =
+        optionsOnly ? io::scenarioToJsonTextWithJobs(r->scenario, b.jobsText) : io::scenarioToJsonText(r->scenario);
     // The seed reaches the jobs only through a generator without a seed of its own (io::loadJobs); elsewhere it is
     // the run's, and points that differ by it alone share one prepared workload.
     const auto& gen = r->scenario.workload.generator;
     const bool seedDrawsJobs = gen && !gen->seed;
+    const bool seedOnly = std::all_of(settings.begin(), settings.end(), [](const Setting& s) {
+        return s.axis->kind == AxisKind::Seed || s.axis->kind == AxisKind::Policy ||
+               s.axis->kind == AxisKind::ArrivalRateScale || s.axis->kind == AxisKind::JobLimit;
+    });
     if (seedDrawsJobs) {
         r->workloadKey = r->text;
+    } else if (seedOnly) {
+        r->workloadKey = b.unseededText;
     } else {
         io::Scenario unseeded = r->scenario;
         unseeded.options.seed = 0;
         r->workloadKey = io::scenarioToJsonText(unseeded);
     }
     r->workloadKey += "\n" + r->edits.toJson().dump();
+    r->keyPrefixHash = pointKeyPrefixHash(*r);
     return r;
 }
 
@@ -140,15 +197,8 @@ std::string describeSetting(const Setting& s)
 
 std::string pointKey(const ResolvedScenario& scenario, const std::string& policy, std::uint64_t seed)
 {
-    std::string text = "orrery-sweep-point 1\n";
-    text += scenario.text;
-    text += '\n';
-    text += scenario.edits.toJson().dump();
-    text += '\n';
-    text += policy;
-    text += '\n';
-    text += std::to_string(seed);
-    return util::fnv1a64Hex(text);
+    const std::string rest = policy + '\n' + std::to_string(seed);
+    return fmt::format("{:016x}", util::fnv1a64(rest, scenario.keyPrefixHash));
 }
 
 std::vector<std::string> SweepPlan::axisNames() const
@@ -173,6 +223,13 @@ SweepPlan resolveSweep(const SweepSpec& spec)
         }
     }();
     const json baseDoc = io::scenarioToJson(base);
+    const Base shared{base, baseDoc,
+                      [&] {
+                          io::Scenario unseeded = base;
+                          unseeded.options.seed = 0;
+                          return io::scenarioToJsonText(unseeded);
+                      }(),
+                      io::compactJobsText(base)};
 
     plan.axes = spec.axes;
     const bool implicitPolicy =
@@ -206,7 +263,7 @@ SweepPlan resolveSweep(const SweepSpec& spec)
                 if (!policyLabels.count(key))
                     policyLabels[key] = io::detail::readPolicy(value, path);
             } else if (!single.count(key)) {
-                single[key] = applySettings(base, baseDoc, {{&a, &value, path}});
+                single[key] = applySettings(shared, {{&a, &value, path}});
             }
         } catch (const Error& e) {
             const std::string head = fmt::format("axis \"{}\" = {}", a.name, io::describeJson(value));
@@ -305,7 +362,7 @@ SweepPlan resolveSweep(const SweepSpec& spec)
         }
         if (!resolved) {
             try {
-                resolved = applySettings(base, baseDoc, edits);
+                resolved = applySettings(shared, edits);
             } catch (const Error& e) {
                 // Each value alone was fine: the combination is not (e.g. too many GPUs in all).
                 std::vector<std::string> parts;

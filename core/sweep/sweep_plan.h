@@ -22,6 +22,9 @@ struct ResolvedScenario
     /** Identifies the prepared workload: equal for points that may share one (the seed left out when no
      *  generator draws with it). */
     std::string workloadKey;
+    /** FNV-1a 64 of the point key's text up to the policy (its scenario part: ~10 KB for the default scenario, hashed
+     *  once rather than per point); set by resolveSweep. */
+    std::uint64_t keyPrefixHash = 0;
 };
 
 /** One simulation of a sweep. */

@@ -4,10 +4,13 @@
 #include "io/run_info.h"
 #include "sched/registry.h"
 #include "sim/simulator.h"
+#include "store/sqlite.h"
 #include "store/sweep_records.h"
 #include "store/wal_checkpointer.h"
 #include "sweep/finished_points.h"
 #include "util/run_workers.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <atomic>
@@ -32,6 +35,42 @@ constexpr std::size_t kMaxBatch = 64;
 constexpr std::size_t kMaxQueuedRecords = std::size_t{1} << 20;
 /** Finished points wait this long at most for a turn at the store while others simulate (when they are few). */
 constexpr auto kMaxStoreDelay = std::chrono::milliseconds(100);
+/**
+ * The store's page cache while a sweep writes (KiB). The store keeps 32 MiB for the large transactions of single big
+ * runs; a sweep's batches need a few MiB, and a sweep that writes tens of MB would otherwise fill the whole 32 MiB
+ * with pages it never reads again, each 16 KiB page first touched at four page faults (15-20 us each on this VM):
+ * 6,300 faults, a quarter of a 1,000-point default-scenario sweep's CPU, and all of it in the serial store's turns
+ * (docs/performance.md, "Sweeps").
+ */
+constexpr int kSweepCacheKiB = 4096;
+
+/** The store connection's page cache at kSweepCacheKiB while it lives, what it was after. */
+class SweepPageCache
+{
+public:
+    SweepPageCache(store::Connection& db, std::mutex& lock) : m_db(db), m_lock(lock)
+    {
+        std::lock_guard guard(m_lock);
+        m_was = m_db.queryInt("PRAGMA cache_size");
+        m_db.exec(fmt::format("PRAGMA cache_size = -{}", kSweepCacheKiB));
+    }
+    ~SweepPageCache()
+    {
+        try {
+            std::lock_guard guard(m_lock);
+            m_db.exec(fmt::format("PRAGMA cache_size = {}", m_was));
+        } catch (const std::exception&) {
+            // A closed or failed connection keeps the sweep's setting; nothing stored depends on it.
+        }
+    }
+    SweepPageCache(const SweepPageCache&) = delete;
+    SweepPageCache& operator=(const SweepPageCache&) = delete;
+
+private:
+    store::Connection& m_db;
+    std::mutex& m_lock;
+    std::int64_t m_was = 0;
+};
 
 double seconds(Clock::duration d)
 {
@@ -45,7 +84,8 @@ store::RunInfo pointRunInfo(const SweepPlan& plan, const SweepPoint& point)
     nlohmann::json extra = nlohmann::json::object();
     if (!point.scenario->edits.empty())
         extra["sweep_workload_edits"] = point.scenario->edits.toJson();
-    store::RunInfo info = io::runInfoOf(point.scenario->scenario, point.policy, point.seed, extra);
+    store::RunInfo info =
+        io::runInfoOf(point.scenario->scenario, point.scenario->text, point.policy, point.seed, extra);
     info.sweep = store::SweepTag{plan.spec.name, point.key, point.axes.dump()};
     return info;
 }
@@ -99,13 +139,17 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
             std::lock_guard lock(infoMutex);
             auto it = infos.find(p.scenario.get());
             if (it == infos.end())
-                it = infos.emplace(p.scenario.get(), io::runInfoOf(p.scenario->scenario, p.policy, p.seed)).first;
+                it = infos
+                         .emplace(p.scenario.get(),
+                                  io::runInfoOf(p.scenario->scenario, p.scenario->text, p.policy, p.seed))
+                         .first;
             info = it->second;
         }
-        nlohmann::json opts = nlohmann::json::parse(info.optionsJson);
-        if (!p.scenario->edits.empty())
+        if (!p.scenario->edits.empty()) {
+            nlohmann::json opts = nlohmann::json::parse(info.optionsJson);
             opts["sweep_workload_edits"] = p.scenario->edits.toJson();
-        info.optionsJson = opts.dump();
+            info.optionsJson = opts.dump();
+        }
         info.policy = p.policy;
         info.seed = p.seed;
         info.sweep = store::SweepTag{plan.spec.name, p.key, p.axes.dump()};
@@ -184,6 +228,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
 
     // The log is copied into the file between turns at the store, not during them (wal_checkpointer.h).
     store::WalCheckpointer checkpointer(store.connection(), storeMutex);
+    const SweepPageCache pageCache(store.connection(), storeMutex);
 
     // Points an estimate already simulated are stored as they are.
     std::unordered_map<std::size_t, SampledPoint*> sampled;

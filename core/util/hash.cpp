@@ -4,9 +4,9 @@
 
 namespace orrery::util {
 
-std::uint64_t fnv1a64(std::string_view data)
+std::uint64_t fnv1a64(std::string_view data, std::uint64_t state)
 {
-    std::uint64_t h = 0xcbf29ce484222325ULL; // FNV offset basis
+    std::uint64_t h = state;
     for (const char c : data) {
         h ^= static_cast<unsigned char>(c);
         h *= 0x100000001b3ULL; // FNV prime

@@ -11,6 +11,8 @@
 #include "sweep/sweep_plan.h"
 #include "sweep/sweep_spec.h"
 #include "sweep/workload_cache.h"
+#include "util/hash.h"
+#include "util/text.h"
 
 #include <QTemporaryDir>
 
@@ -176,6 +178,64 @@ private slots:
         QCOMPARE(mix[0].gpus, std::vector<int>{8});
         for (const auto& j : io::loadJobs(g.points[0].scenario->scenario))
             QCOMPARE(j.gpus, 8);
+    }
+
+    // Axes that change only the options re-read only the options against the base (io::withOptions). The same axes
+    // beside a node-count axis that keeps the base's count take the whole document's path: every point must resolve
+    // to the same scenario text, workload key and point key, on the default scenario (explicit jobs) and on
+    // generated workloads with and without a seed of their own.
+    void optionsOnlyAxesResolveAsTheWholeDocumentWould()
+    {
+        const json optionAxes = {
+            {{"kind", "seed"}, {"values", {0, 7}}},
+            {{"kind", "estimate_error"}, {"values", {"none", json{{"model", "lognormal"}, {"scale", 0.25}}}}},
+            {{"kind", "job_limit"}, {"values", {5, 1000}}},
+            {{"kind", "policy"}, {"values", {"fifo", "sjf"}}}};
+        const auto compare = [](const json& spec, const json& sameAsBase, sweep::SweepPlan& fast) {
+            json whole = spec;
+            whole["axes"].push_back(sameAsBase);
+            fast = sweepPlan(spec);
+            const auto slow = sweepPlan(whole);
+            QCOMPARE(fast.points.size(), std::size_t(16));
+            QCOMPARE(slow.points.size(), fast.points.size());
+            for (std::size_t i = 0; i < fast.points.size(); ++i) {
+                QCOMPARE(fast.points[i].scenario->text, slow.points[i].scenario->text);
+                QCOMPARE(fast.points[i].scenario->workloadKey, slow.points[i].scenario->workloadKey);
+                QCOMPARE(fast.points[i].key, slow.points[i].key);
+                QCOMPARE(fast.points[i].seed, slow.points[i].seed);
+            }
+            QCOMPARE(fast.workloadCount, slow.workloadCount);
+        };
+        sweep::SweepPlan plan;
+        compare(sweepSpec(optionAxes), {{"kind", "node_count"}, {"group", "a100"}, {"values", {2}}}, plan);
+        QCOMPARE(plan.points[0].scenario->scenario.options.seed, std::uint64_t(0));
+        QCOMPARE(plan.points[8].scenario->scenario.options.seed, std::uint64_t(7));
+        // The key is FNV-1a 64 of the whole run's text (docs/sweeps.md), its scenario part hashed once per scenario.
+        for (const auto& p : plan.points)
+            QCOMPARE(p.key, util::fnv1a64Hex("orrery-sweep-point 1\n" + p.scenario->text + "\n" +
+                                             p.scenario->edits.toJson().dump() + "\n" + p.policy + "\n" +
+                                             std::to_string(p.seed)));
+        // The seed does not draw the default scenario's jobs: a workload per (estimate error, job limit).
+        QCOMPARE(plan.workloadCount, std::size_t(4));
+        for (const bool seeded : {false, true}) {
+            const auto scenario = m_dir.filePath(seeded ? "seeded.json" : "unseeded.json").toStdString();
+            test::writeGeneratorScenario(scenario, "gen", 20);
+            json doc = json::parse(util::readFile(scenario));
+            if (seeded)
+                doc["workload"]["generator"]["seed"] = 3;
+            else
+                doc["workload"]["generator"].erase("seed"); // the scenario's seed draws the jobs
+            std::ofstream(scenario) << doc.dump();
+            json spec = sweepSpec(optionAxes);
+            spec["scenario"] = scenario;
+            const std::string group = sweepPlan(spec).points[0].scenario->scenario.cluster.groups()[0].name;
+            sweep::SweepPlan gen;
+            compare(spec, {{"kind", "scale_nodes"}, {"group", group}, {"values", {1}}}, gen);
+            QCOMPARE(gen.workloadCount, std::size_t(seeded ? 4 : 8));
+        }
+        // An option the base scenario cannot take is refused by the options path as by the whole one.
+        const std::string err = planError(sweepSpec({{{"kind", "seed"}, {"values", {-1}}}}));
+        QVERIFY2(err.find("axes[0].values[0]") != std::string::npos, err.c_str());
     }
 
     void workloadEditsScaleArrivalsAndLimitJobs()
