@@ -15,13 +15,29 @@ WalCheckpointer::WalCheckpointer(Connection& writer, std::mutex& writerLock, int
     // Never waits: a checkpoint that finds another process's reader or checkpoint in the way leaves the rest for the
     // next one rather than hold the writer's lock meanwhile.
     m_own->setLockWait(0, {});
-    std::lock_guard lock(m_writerLock);
-    // The hook replaces SQLite's automatic checkpoint, which is a hook of its own (sqlite3_wal_autocheckpoint).
-    sqlite3_wal_hook(m_writer.handle(), &WalCheckpointer::onCommit, this);
+    {
+        std::lock_guard lock(m_writerLock);
+        // The hook replaces SQLite's automatic checkpoint, which is a hook of its own (sqlite3_wal_autocheckpoint).
+        sqlite3_wal_hook(m_writer.handle(), &WalCheckpointer::onCommit, this);
+    }
+    m_thread = std::jthread([this](std::stop_token stop) {
+        for (;;) {
+            {
+                std::unique_lock lock(m_askMutex);
+                if (!m_asked.wait(lock, stop, [this] { return m_pending; }))
+                    return; // stopped
+                m_pending = false;
+            }
+            run(false);
+        }
+    });
 }
 
 WalCheckpointer::~WalCheckpointer()
 {
+    m_thread.request_stop();
+    if (m_thread.joinable())
+        m_thread.join();
     // Waits for a checkpoint still running in another thread before the connection it uses is closed.
     std::lock_guard running(m_running);
     std::lock_guard lock(m_writerLock);
@@ -42,9 +58,26 @@ void WalCheckpointer::checkpoint()
 {
     if (m_frames.load() - m_framesAtLast.load() < m_threshold)
         return;
-    std::unique_lock running(m_running, std::try_to_lock);
-    if (!running)
+    if (m_frames.load() >= 2 * m_maxFrames) {
+        run(true); // the log's bound: this thread waits for any checkpoint running, then for the writer's lock
         return;
+    }
+    {
+        std::lock_guard lock(m_askMutex);
+        m_pending = true;
+    }
+    m_asked.notify_one();
+}
+
+void WalCheckpointer::run(bool bound)
+{
+    std::unique_lock running(m_running, std::defer_lock);
+    if (bound)
+        running.lock();
+    else if (!running.try_lock())
+        return;
+    if (m_frames.load() - m_framesAtLast.load() < m_threshold)
+        return; // copied meanwhile by the checkpoint this one waited for
     // Past kMaxFrames the writer's lock is tried, not waited for, so that a thread checkpointing rarely waits for
     // another's turn at the store; past twice that it is waited for, so that the log's growth is bounded however
     // busy the store is.

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 struct sqlite3;
 
@@ -18,6 +20,12 @@ class Connection;
  * has grown by kFrames it is copied into the file by a connection of the checkpointer's own, beside the next writer
  * (SQLite's passive checkpoint: neither waits for the other). Crash safety is SQLite's either way: a checkpoint is the
  * same whichever connection runs it.
+ *
+ * The checkpoint runs in a thread of the checkpointer's own, so that the thread that asked goes back to simulating: a
+ * checkpoint is mostly waiting for the disk (two fdatasync calls, 50-130 ms a checkpoint on this VM), which at
+ * `--jobs 1` left the only simulating thread idle for a third of a default-scenario sweep (docs/performance.md,
+ * "Sweeps"). Past twice kMaxFrames the asking thread checkpoints itself, waiting for the writer's lock, so that the
+ * log stays bounded however far behind the checkpoints fall.
  */
 class WalCheckpointer
 {
@@ -43,11 +51,11 @@ public:
     WalCheckpointer& operator=(const WalCheckpointer&) = delete;
 
     /**
-     * Checkpoints when the log has grown by kFrames since the last checkpoint, beside the writer (holding its lock past
-     * kMaxFrames when the lock is free, and waiting for it past twice that); returns at once otherwise, or when
-     * another thread is checkpointing. Never throws: a checkpoint that copies nothing (another process's reader or
-     * checkpoint) is left to the next one, or to SQLite's own when the store is closed, since nothing stored depends on
-     * it.
+     * Has the log checkpointed once it has grown by kFrames since the last checkpoint: by the checkpointer's thread,
+     * beside the writer (holding its lock past kMaxFrames when the lock is free), and returns at once; past twice
+     * kMaxFrames, here, waiting for the writer's lock. Returns at once below kFrames. Never throws: a checkpoint that
+     * copies nothing (another process's reader or checkpoint) is left to the next one, or to SQLite's own when the
+     * store is closed, since nothing stored depends on it.
      */
     void checkpoint();
 
@@ -56,6 +64,8 @@ public:
 
 private:
     static int onCommit(void* self, sqlite3* db, const char* schema, int frames);
+    /** One checkpoint; unless `bound`, none when another thread is running one (`bound` waits for it first). */
+    void run(bool bound);
 
     Connection& m_writer;
     std::mutex& m_writerLock;
@@ -66,6 +76,10 @@ private:
     std::atomic<int> m_frames{0};       ///< frames in the log after the writer's last commit
     std::atomic<int> m_framesAtLast{0}; ///< the log's frames when the last checkpoint began
     std::atomic<int> m_checkpoints{0};
+    std::mutex m_askMutex;
+    std::condition_variable_any m_asked;
+    bool m_pending = false; ///< under m_askMutex
+    std::jthread m_thread;  ///< last: stopped and joined first
 };
 
 } // namespace orrery::store
