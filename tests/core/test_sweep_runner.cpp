@@ -118,6 +118,8 @@ private slots:
             QVERIFY(stored.record.optionsJson.find("\"sweep_workload_edits\":{\"job_limit\":10}") != std::string::npos);
         }
         QCOMPARE(store::sweepAxes(s.connection(), "t"), (std::vector<std::string>{"job_limit", "policy", "seed"}));
+        // The sweep wrote with a small page cache and gave the store's own back (the GUI keeps using the connection).
+        QCOMPARE(s.connection().queryInt("PRAGMA cache_size"), std::int64_t(-32768));
     }
 
     void stopKeepsFinishedPointsAndResumes()
