@@ -2,12 +2,16 @@
 // (docs/scenario-format.md). Internal to the scenario reader (scenario_options_reader.h).
 #include "io/scenario_options_reader.h"
 
+#include "hardware/gpu_catalog.h"
 #include "io/error.h"
 #include "io/json_reader.h"
+#include "io/limits.h"
 #include "sched/registry.h"
 #include "sim/estimate_error.h"
 #include "sim/locality.h"
+#include "sim/switch_cost.h"
 #include "util/text.h"
+#include "workload/model_library.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -161,4 +165,61 @@ std::string readPolicy(const json& entry, const std::string& path)
     return sched::resolvePolicy(spec, path).label;
 }
 
+void readOptions(JsonObject& oo, ScenarioOptions& op, const workload::ModelLibrary& models,
+                 const hardware::GpuCatalog& catalog)
+{
+    op.seed = static_cast<std::uint64_t>(oo.integer("seed", 0, 0, limits::kMaxSeed));
+    op.roundS = oo.positiveNumber("round_s", op.roundS);
+    op.restartPenaltyS = oo.nonNegativeNumber("restart_penalty_s", op.restartPenaltyS);
+    op.restartModel = oo.choice("restart_model", sim::restartModels(), op.restartModel);
+    op.loadTimeS = oo.nonNegativeNumber("load_time_s", op.loadTimeS);
+    if (const json* byModel = oo.member("restart_s_by_model")) {
+        if (!byModel->is_object())
+            oo.fail("restart_s_by_model", "expected an object of model name: seconds, got " + describeJson(*byModel));
+        JsonObject bo(*byModel, oo.childPath("restart_s_by_model"));
+        for (const auto& item : byModel->items()) {
+            // A plain string, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+            const std::string name = item.key();
+            if (!models.find(name))
+                rethrowAt(bo, name, [&] { return models.at(name).name; });
+            op.restartSByModel[models.at(name).name] = bo.nonNegativeNumber(name);
+        }
+    }
+    op.crossNodeSlowdown = oo.positiveNumber("cross_node_slowdown", op.crossNodeSlowdown);
+    if (op.crossNodeSlowdown > 1)
+        oo.fail("cross_node_slowdown",
+                fmt::format("expected a rate multiplier in (0, 1], got {}", op.crossNodeSlowdown));
+    if (const json* loc = oo.member("locality"))
+        op.locality = readLocality(*loc, oo.childPath("locality"));
+    op.gavelCompat = oo.boolean("gavel_compat", false);
+    readEstimateError(oo, op);
+    op.throughputs = oo.string("throughputs", "");
+    op.goodputProfiles = oo.string("goodput_profiles", "");
+    op.referenceGpu = oo.string("reference_gpu", op.referenceGpu);
+    if (!catalog.find(op.referenceGpu))
+        rethrowAt(oo, "reference_gpu", [&] { return catalog.at(op.referenceGpu).name; });
+    op.referenceGpu = catalog.at(op.referenceGpu).name;
+    oo.finish();
+}
+
 } // namespace orrery::io::detail
+
+namespace orrery::io {
+
+Scenario withOptions(const Scenario& base, const nlohmann::json& options, const std::string& fileLabel)
+{
+    Scenario s = base;
+    s.options = ScenarioOptions{};
+    hardware::GpuCatalog catalog = hardware::GpuCatalog::builtin();
+    for (const auto& t : base.customGpus)
+        catalog.add(t);
+    try {
+        JsonObject oo(options, "options");
+        detail::readOptions(oo, s.options, base.models(), catalog);
+    } catch (const Error& e) {
+        throw e.inFile(fileLabel);
+    }
+    return s;
+}
+
+} // namespace orrery::io

@@ -28,7 +28,9 @@ namespace {
 
 using detail::readEstimateError;
 using detail::readLocality;
+using detail::readOptions;
 using detail::readPolicy;
+using detail::rethrowAt;
 
 Link readLink(JsonObject& o, const std::string& bandwidthKey, double bandwidthScale)
 {
@@ -117,17 +119,6 @@ Cluster readCluster(JsonObject o, const GpuCatalog& catalog)
     }
     o.finish();
     return Cluster(std::move(groups), network, catalog);
-}
-
-template <class F> auto rethrowAt(JsonObject& o, const std::string& key, F&& f)
-{
-    try {
-        return f();
-    } catch (const Error& e) {
-        if (!e.location().empty())
-            throw;
-        o.fail(key, e.message());
-    }
 }
 
 /**
@@ -422,43 +413,6 @@ HyperbandSpec readHyperband(JsonObject o, const GpuCatalog& catalog)
     return h;
 }
 
-/** The "options" member, read against the scenario's models and catalog (restart_s_by_model, reference_gpu). */
-void readOptions(JsonObject& oo, ScenarioOptions& op, const ModelLibrary& models, const GpuCatalog& catalog)
-{
-    op.seed = static_cast<std::uint64_t>(oo.integer("seed", 0, 0, limits::kMaxSeed));
-    op.roundS = oo.positiveNumber("round_s", op.roundS);
-    op.restartPenaltyS = oo.nonNegativeNumber("restart_penalty_s", op.restartPenaltyS);
-    op.restartModel = oo.choice("restart_model", sim::restartModels(), op.restartModel);
-    op.loadTimeS = oo.nonNegativeNumber("load_time_s", op.loadTimeS);
-    if (const json* byModel = oo.member("restart_s_by_model")) {
-        if (!byModel->is_object())
-            oo.fail("restart_s_by_model", "expected an object of model name: seconds, got " + describeJson(*byModel));
-        JsonObject bo(*byModel, oo.childPath("restart_s_by_model"));
-        for (const auto& item : byModel->items()) {
-            // A plain string, not a structured binding: clang 14 (the fuzz build) cannot capture those.
-            const std::string name = item.key();
-            if (!models.find(name))
-                rethrowAt(bo, name, [&] { return models.at(name).name; });
-            op.restartSByModel[models.at(name).name] = bo.nonNegativeNumber(name);
-        }
-    }
-    op.crossNodeSlowdown = oo.positiveNumber("cross_node_slowdown", op.crossNodeSlowdown);
-    if (op.crossNodeSlowdown > 1)
-        oo.fail("cross_node_slowdown",
-                fmt::format("expected a rate multiplier in (0, 1], got {}", op.crossNodeSlowdown));
-    if (const json* loc = oo.member("locality"))
-        op.locality = readLocality(*loc, oo.childPath("locality"));
-    op.gavelCompat = oo.boolean("gavel_compat", false);
-    readEstimateError(oo, op);
-    op.throughputs = oo.string("throughputs", "");
-    op.goodputProfiles = oo.string("goodput_profiles", "");
-    op.referenceGpu = oo.string("reference_gpu", op.referenceGpu);
-    if (!catalog.find(op.referenceGpu))
-        rethrowAt(oo, "reference_gpu", [&] { return catalog.at(op.referenceGpu).name; });
-    op.referenceGpu = catalog.at(op.referenceGpu).name;
-    oo.finish();
-}
-
 Scenario parse(const json& doc)
 {
     JsonObject o(doc, "");
@@ -572,22 +526,6 @@ Scenario parseScenario(const json& doc, const std::string& fileLabel)
     } catch (const Error& e) {
         throw e.inFile(fileLabel);
     }
-}
-
-Scenario withOptions(const Scenario& base, const json& options, const std::string& fileLabel)
-{
-    Scenario s = base;
-    s.options = ScenarioOptions{};
-    GpuCatalog catalog = GpuCatalog::builtin();
-    for (const auto& t : base.customGpus)
-        catalog.add(t);
-    try {
-        JsonObject oo(options, "options");
-        readOptions(oo, s.options, base.models(), catalog);
-    } catch (const Error& e) {
-        throw e.inFile(fileLabel);
-    }
-    return s;
 }
 
 Scenario parseScenarioText(const std::string& text, const std::string& fileLabel)

@@ -170,10 +170,10 @@ std::shared_ptr<ResolvedScenario> applySettings(const Base& b, const std::vector
     // the run's, and points that differ by it alone share one prepared workload.
     const auto& gen = r->scenario.workload.generator;
     const bool seedDrawsJobs = gen && !gen->seed;
-    const bool seedOnly = std::all_of(settings.begin(), settings.end(), [](const Setting& s) {
-        return s.axis->kind == AxisKind::Seed || s.axis->kind == AxisKind::Policy ||
-               s.axis->kind == AxisKind::ArrivalRateScale || s.axis->kind == AxisKind::JobLimit;
-    });
+    // Of those, every setting but an estimate error leaves the unseeded scenario the base's.
+    const bool seedOnly = optionsOnly && std::none_of(settings.begin(), settings.end(), [](const Setting& s) {
+                              return s.axis->kind == AxisKind::EstimateError;
+                          });
     if (seedDrawsJobs) {
         r->workloadKey = r->text;
     } else if (seedOnly) {
