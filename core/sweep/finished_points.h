@@ -14,6 +14,8 @@ struct FinishedPoint
 {
     std::size_t index = 0; ///< into SweepPlan::points
     store::PreparedRun run;
+    /** The simulating thread that prepared it (sweep_runner.cpp's worker number), which also frees it. */
+    std::size_t producer = 0;
 };
 
 /**

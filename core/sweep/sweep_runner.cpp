@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -71,6 +72,9 @@ private:
     std::mutex& m_lock;
     std::int64_t m_was = 0;
 };
+
+/** FinishedPoint::producer of a point no simulating thread prepared (an estimate's sample). */
+constexpr std::size_t kNoProducer = static_cast<std::size_t>(-1);
 
 double seconds(Clock::duration d)
 {
@@ -176,11 +180,11 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     // A finished point is prepared for the store (its rows built, its chunks encoded) by the thread that has it, so
     // that the store's turn only binds and steps statements: writing is the sweep's serial part. A point the store
     // cannot keep is stored failed with the reason, as one whose simulation throws. Returns the time it took.
-    const auto prepare = [&](const SweepPoint& p, const sim::RunResult& result,
-                             std::vector<FinishedPoint>& to) -> std::optional<double> {
+    const auto prepare = [&](const SweepPoint& p, const sim::RunResult& result, std::vector<FinishedPoint>& to,
+                             std::size_t producer) -> std::optional<double> {
         const auto t0 = Clock::now();
         try {
-            to.push_back({p.index, store::prepareRun(store.path(), infoOf(p), result)});
+            to.push_back({p.index, store::prepareRun(store.path(), infoOf(p), result), producer});
         } catch (const Error& e) {
             storeFailure(p, e.what());
             ended(true);
@@ -242,7 +246,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
             simulate.push_back(i);
             continue;
         }
-        if (const auto encodeS = prepare(plan.points[i], it->second->result, sampledBatch))
+        if (const auto encodeS = prepare(plan.points[i], it->second->result, sampledBatch, kNoProducer))
             summary.encodeS += *encodeS;
         if (sampledBatch.size() == kMaxBatch) {
             storeBatch(sampledBatch);
@@ -272,8 +276,28 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     std::mutex writing;
     std::exception_ptr writerError; // both under `writing`
     auto lastWrite = Clock::now();
-    const auto writeFinished = [&] { // holding `writing`
-        for (auto batch = finished.take(kMaxBatch); !batch.empty(); batch = finished.take(kMaxBatch)) {
+    // A stored point goes back to the thread that prepared it, to be freed there: glibc serves each thread from its
+    // own arena and locks a block's arena to free it, so a writer freeing another thread's points took that arena's
+    // lock against the thread's own allocations, hundreds of futex waits in a default-scenario sweep at --jobs 2
+    // (docs/performance.md, "Sweeps").
+    struct Spent
+    {
+        std::mutex mutex;
+        std::vector<FinishedPoint> points;
+    };
+    std::deque<Spent> spent(static_cast<std::size_t>(std::max(1, options.jobs)));
+    const auto giveBack = [&](std::vector<FinishedPoint>& batch, std::size_t self) {
+        for (auto& point : batch)
+            if (point.producer != self && point.producer < spent.size()) {
+                std::lock_guard lock(spent[point.producer].mutex);
+                spent[point.producer].points.push_back(std::move(point));
+            }
+    };
+    // One batch per turn, unless `drain`: a thread that went on writing while another kept finishing points became
+    // a writer that never simulated, storing a few points a transaction (docs/performance.md, "Sweeps").
+    const auto writeFinished = [&](std::size_t self, bool drain) { // holding `writing`
+        for (auto batch = finished.take(kMaxBatch); !batch.empty();
+             batch = drain ? finished.take(kMaxBatch) : std::vector<FinishedPoint>{}) {
             if (writerError)
                 continue; // dropped: the sweep ends with the error, and no thread may wait for room meanwhile
             try {
@@ -281,33 +305,46 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
             } catch (...) {
                 writerError = std::current_exception(); // from the progress callback: the caller's to see
             }
+            giveBack(batch, self);
         }
         lastWrite = Clock::now();
     };
     // Batches of about half the queue, or what finished in the last kMaxStoreDelay when points are slow: large
     // enough that a commit is shared by many points, small enough that progress and a kill lose little.
     const std::size_t writeAt = std::max<std::size_t>(1, finished.maxPoints() / 2);
-    const auto handOver = [&](FinishedPoint& point) {
+    const auto handOver = [&](FinishedPoint& point, std::size_t self) {
         while (!finished.tryPush(point)) {
             {
                 std::lock_guard lock(writing); // full: write it, or wait for the thread writing it
-                writeFinished();
+                writeFinished(self, false);
             }
             checkpointer.checkpoint();
         }
         std::unique_lock lock(writing, std::try_to_lock);
         if (lock && (finished.size() >= writeAt || Clock::now() - lastWrite >= kMaxStoreDelay)) {
-            writeFinished();
+            writeFinished(self, false);
             lock.unlock(); // the next turn may start while this thread checkpoints
             checkpointer.checkpoint();
         }
     };
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> notRun{0};
+    std::atomic<std::size_t> workers{0};
     const auto worker = [&] {
+        const std::size_t self = workers++;
         double simS = 0, prepS = 0, otherS = 0, encodeS = 0;
-        std::vector<FinishedPoint> prepared;
+        std::vector<FinishedPoint> prepared, stored;
+        const auto freeStored = [&] {
+            if (self >= spent.size())
+                return;
+            {
+                std::lock_guard lock(spent[self].mutex);
+                stored.swap(spent[self].points);
+            }
+            stored.clear();
+        };
         for (std::size_t n = next++; n < simulate.size(); n = next++) {
+            freeStored();
             const SweepPoint& p = plan.points[simulate[n]];
             if (options.stop.stop_requested()) {
                 cache.release(*p.scenario);
@@ -338,12 +375,12 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
                 prepS += seconds(t1 - t0);
                 otherS += seconds(t2 - t1);
                 simS += seconds(t3 - t2);
-                const auto encoded = prepare(p, result, prepared);
+                const auto encoded = prepare(p, result, prepared, self);
                 if (!encoded)
                     continue;
                 encodeS += *encoded;
                 // A finished point is stored even when a stop comes now: only running points are abandoned.
-                handOver(prepared.back());
+                handOver(prepared.back(), self);
                 prepared.clear();
             } catch (const std::exception& e) {
                 release();
@@ -351,6 +388,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
                 ended(true);
             }
         }
+        freeStored();
         std::lock_guard lock(summaryMutex);
         summary.simulateS += simS;
         summary.prepareS += prepS;
@@ -360,7 +398,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     util::runWorkers(options.jobs, simulate.size(), worker);
     {
         std::lock_guard lock(writing);
-        writeFinished();
+        writeFinished(kNoProducer, true);
         if (writerError)
             std::rethrow_exception(writerError);
     }
