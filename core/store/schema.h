@@ -14,8 +14,9 @@ int schemaVersion();
 
 /**
  * Brings a database from its `user_version` up to `target` (default: the
- * current version), one transaction per migration so a failure leaves the
- * last complete version. Stamps the application id on the first one.
+ * current version): a new file (version 0) in one transaction, an existing
+ * store one transaction per migration so a failure leaves the last complete
+ * version. Stamps the application id on the first one.
  * Safe when several processes create or migrate one file at once: each
  * migration runs once, under the write lock, and the others find it done.
  */
