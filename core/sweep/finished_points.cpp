@@ -1,10 +1,19 @@
 #include "sweep/finished_points.h"
 
+#include <algorithm>
+
 namespace orrery::sweep {
+
+namespace {
+/** Room reserved for queued points at most: beyond it (a queue of thousands) the vector grows as it must. */
+constexpr std::size_t kMaxReserved = 1024;
+} // namespace
 
 FinishedPoints::FinishedPoints(std::size_t maxPoints, std::size_t maxRecords)
     : m_maxPoints(maxPoints), m_maxRecords(maxRecords)
-{}
+{
+    m_points.reserve(std::min(std::max<std::size_t>(maxPoints, 1), kMaxReserved));
+}
 
 bool FinishedPoints::tryPush(FinishedPoint& point)
 {
@@ -20,12 +29,15 @@ bool FinishedPoints::tryPush(FinishedPoint& point)
 std::vector<FinishedPoint> FinishedPoints::take(std::size_t most)
 {
     std::vector<FinishedPoint> out;
+    out.reserve(std::min(most, kMaxReserved)); // outside the lock
     std::lock_guard lock(m_mutex);
-    while (!m_points.empty() && out.size() < most) {
-        m_records -= m_points.front().run.records;
-        out.push_back(std::move(m_points.front()));
-        m_points.pop_front();
+    const std::size_t n = std::min(most, m_points.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        m_records -= m_points[i].run.records;
+        out.push_back(std::move(m_points[i]));
     }
+    // What is moved from holds no memory, so erasing frees nothing; the rest moves to the front.
+    m_points.erase(m_points.begin(), m_points.begin() + static_cast<std::ptrdiff_t>(n));
     return out;
 }
 

@@ -3,7 +3,6 @@
 #include "store/prepared_run.h"
 
 #include <cstddef>
-#include <deque>
 #include <mutex>
 #include <vector>
 
@@ -44,7 +43,10 @@ public:
 
 private:
     mutable std::mutex m_mutex;
-    std::deque<FinishedPoint> m_points;
+    /** Oldest first. Its room is taken once, so that nothing under m_mutex allocates or frees: a deque's nodes,
+     *  allocated by the thread that queued and freed by the one that took, waited for one another's malloc arena
+     *  while holding the queue (docs/performance.md, "Sweeps"). */
+    std::vector<FinishedPoint> m_points;
     std::size_t m_records = 0;
     std::size_t m_maxPoints;
     std::size_t m_maxRecords;

@@ -137,18 +137,22 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     // The run info of a resolved scenario is built once (its scenario text is the costly part) and copied per point.
     std::mutex infoMutex;
     std::unordered_map<const ResolvedScenario*, store::RunInfo> infos;
+    // Built and copied outside the lock (a map's entries stay where they are; none is erased during the sweep): a
+    // seed axis makes a scenario per seed, and building its run info under the lock held the other threads' points.
     const auto infoOf = [&](const SweepPoint& p) {
-        store::RunInfo info;
+        const store::RunInfo* base = nullptr;
         {
             std::lock_guard lock(infoMutex);
-            auto it = infos.find(p.scenario.get());
-            if (it == infos.end())
-                it = infos
-                         .emplace(p.scenario.get(),
-                                  io::runInfoOf(p.scenario->scenario, p.scenario->text, p.policy, p.seed))
-                         .first;
-            info = it->second;
+            const auto it = infos.find(p.scenario.get());
+            if (it != infos.end())
+                base = &it->second;
         }
+        if (!base) {
+            store::RunInfo built = io::runInfoOf(p.scenario->scenario, p.scenario->text, p.policy, p.seed);
+            std::lock_guard lock(infoMutex);
+            base = &infos.try_emplace(p.scenario.get(), std::move(built)).first->second;
+        }
+        store::RunInfo info = *base;
         if (!p.scenario->edits.empty()) {
             nlohmann::json opts = nlohmann::json::parse(info.optionsJson);
             opts["sweep_workload_edits"] = p.scenario->edits.toJson();

@@ -2,6 +2,8 @@
 
 #include "sim/prepare_scenario.h"
 
+#include <optional>
+
 namespace orrery::sweep {
 
 sim::PreparedWorkload prepareResolved(const ResolvedScenario& scenario)
@@ -20,24 +22,25 @@ void WorkloadCache::expect(const ResolvedScenario& scenario, std::size_t uses)
 
 std::shared_ptr<const sim::PreparedWorkload> WorkloadCache::get(const ResolvedScenario& scenario)
 {
-    std::promise<std::shared_ptr<const sim::PreparedWorkload>> promise;
+    // A promise (a shared state on the heap) only for the thread that prepares: the others, once per point, take the
+    // prepared workload and go.
+    std::optional<std::promise<std::shared_ptr<const sim::PreparedWorkload>>> promise;
     std::shared_future<std::shared_ptr<const sim::PreparedWorkload>> future;
-    bool prepareHere = false;
     {
         std::lock_guard lock(m_mutex);
         Entry& e = m_entries[scenario.workloadKey];
         if (!e.started) {
             e.started = true;
-            e.future = promise.get_future().share();
-            prepareHere = true;
+            promise.emplace();
+            e.future = promise->get_future().share();
         }
         future = e.future;
     }
-    if (prepareHere) {
+    if (promise) {
         try {
-            promise.set_value(std::make_shared<const sim::PreparedWorkload>(prepareResolved(scenario)));
+            promise->set_value(std::make_shared<const sim::PreparedWorkload>(prepareResolved(scenario)));
         } catch (...) {
-            promise.set_exception(std::current_exception());
+            promise->set_exception(std::current_exception());
         }
     }
     return future.get();

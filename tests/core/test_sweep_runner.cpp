@@ -13,6 +13,7 @@
 #include "store/run_writer.h"
 #include "store/sqlite.h"
 #include "store/sweep_records.h"
+#include "sweep/finished_points.h"
 #include "sweep/sweep_estimate.h"
 #include "sweep/sweep_plan.h"
 #include "sweep/sweep_runner.h"
@@ -25,6 +26,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <deque>
 #include <limits>
 
 using namespace orrery;
@@ -59,6 +61,49 @@ class TestSweepRunner : public QObject
 {
     Q_OBJECT
 private slots:
+    void finishedPointsQueueOldestFirstWithinItsBoundsProperty()
+    {
+        ORRERY_CHECK_PROPERTY("the queue hands points out oldest first, each once, within its bounds", [] {
+            const auto maxPoints = *rc::gen::inRange<std::size_t>(1, 8);
+            const auto maxRecords = *rc::gen::inRange<std::size_t>(1, 50);
+            sweep::FinishedPoints queue(maxPoints, maxRecords);
+            std::deque<std::pair<std::size_t, std::size_t>> model; // index, records
+            std::size_t next = 0, records = 0;
+            const auto steps = *rc::gen::inRange(1, 60);
+            for (int step = 0; step < steps; ++step) {
+                if (*rc::gen::inRange(0, 3) > 0) {
+                    sweep::FinishedPoint point;
+                    point.index = next;
+                    point.run.records = *rc::gen::inRange<std::size_t>(0, 30);
+                    point.run.info.policy = fmt::format("policy of point {}", next); // held on the heap
+                    const bool fits =
+                        model.empty() || (model.size() < maxPoints && records + point.run.records <= maxRecords);
+                    const std::size_t r = point.run.records;
+                    RC_ASSERT(queue.tryPush(point) == fits);
+                    if (fits) {
+                        model.emplace_back(next, r);
+                        records += r;
+                        ++next;
+                    } else {
+                        RC_ASSERT(point.index == next); // untouched
+                        RC_ASSERT(point.run.info.policy == fmt::format("policy of point {}", next));
+                    }
+                } else {
+                    const auto most = *rc::gen::inRange<std::size_t>(0, 5);
+                    const auto taken = queue.take(most);
+                    RC_ASSERT(taken.size() == std::min(most, model.size()));
+                    for (const auto& point : taken) {
+                        RC_ASSERT(point.index == model.front().first);
+                        RC_ASSERT(point.run.info.policy == fmt::format("policy of point {}", point.index));
+                        records -= model.front().second;
+                        model.pop_front();
+                    }
+                }
+                RC_ASSERT(queue.size() == model.size());
+            }
+        });
+    }
+
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
     void resumeRunsNothingTwice()
