@@ -297,11 +297,13 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
                 spent[point.producer].points.push_back(std::move(point));
             }
     };
-    // One batch per turn, unless `drain`: a thread that went on writing while another kept finishing points became
-    // a writer that never simulated, storing a few points a transaction (docs/performance.md, "Sweeps").
-    const auto writeFinished = [&](std::size_t self, bool drain) { // holding `writing`
+    // A simulating thread (`self`) writes one batch per turn: one that went on writing while another kept finishing
+    // points became a writer that never simulated, storing a few points a transaction (docs/performance.md,
+    // "Sweeps"). The sweep's last flush (kNoProducer, after every worker has ended) drains the queue and frees here.
+    const auto writeFinished = [&](std::size_t self) { // holding `writing`
+        const bool last = self == kNoProducer;
         for (auto batch = finished.take(kMaxBatch); !batch.empty();
-             batch = drain ? finished.take(kMaxBatch) : std::vector<FinishedPoint>{}) {
+             batch = last ? finished.take(kMaxBatch) : std::vector<FinishedPoint>{}) {
             if (writerError)
                 continue; // dropped: the sweep ends with the error, and no thread may wait for room meanwhile
             try {
@@ -309,7 +311,8 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
             } catch (...) {
                 writerError = std::current_exception(); // from the progress callback: the caller's to see
             }
-            giveBack(batch, self);
+            if (!last)
+                giveBack(batch, self);
         }
         lastWrite = Clock::now();
     };
@@ -320,13 +323,13 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         while (!finished.tryPush(point)) {
             {
                 std::lock_guard lock(writing); // full: write it, or wait for the thread writing it
-                writeFinished(self, false);
+                writeFinished(self);
             }
             checkpointer.checkpoint();
         }
         std::unique_lock lock(writing, std::try_to_lock);
         if (lock && (finished.size() >= writeAt || Clock::now() - lastWrite >= kMaxStoreDelay)) {
-            writeFinished(self, false);
+            writeFinished(self);
             lock.unlock(); // the next turn may start while this thread checkpoints
             checkpointer.checkpoint();
         }
@@ -339,8 +342,6 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
         double simS = 0, prepS = 0, otherS = 0, encodeS = 0;
         std::vector<FinishedPoint> prepared, stored;
         const auto freeStored = [&] {
-            if (self >= spent.size())
-                return;
             {
                 std::lock_guard lock(spent[self].mutex);
                 stored.swap(spent[self].points);
@@ -402,7 +403,7 @@ SweepRunSummary runSweep(const SweepPlan& plan, store::RunStore& store, const Sw
     util::runWorkers(options.jobs, simulate.size(), worker);
     {
         std::lock_guard lock(writing);
-        writeFinished(kNoProducer, true);
+        writeFinished(kNoProducer);
         if (writerError)
             std::rethrow_exception(writerError);
     }
